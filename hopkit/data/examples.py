@@ -1,0 +1,47 @@
+"""Turning dataset rows into dspy.Examples, and closed corpora from a dataset's own contexts."""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+
+import dspy
+
+from hopkit.data.corpus import Corpus
+from hopkit.data.passage import Passage
+
+
+def make_example(qid: str, question: str, answers: list[str], gold_pids: list[str], **extra: object) -> dspy.Example:
+    """The question is the only input; answers and gold pids are labels."""
+    return dspy.Example(qid=qid, question=question, answers=list(answers), gold_pids=list(gold_pids),
+                        **extra).with_inputs("question")
+
+
+def context_pid(title: str, text: str) -> str:
+    """Stable pid of a context paragraph: the same title and text always get the same pid."""
+    return "ctx-" + hashlib.sha1(f"{title}\n{text}".encode()).hexdigest()[:12]
+
+
+class ClosedCorpusBuilder:
+    """Collects contexts across questions, deduplicated on (title, text)."""
+
+    def __init__(self) -> None:
+        self._passages: dict[str, Passage] = {}
+
+    def add(self, title: str, text: str) -> str:
+        pid = context_pid(title, text)
+        self._passages.setdefault(pid, Passage(pid=pid, title=title, text=text))
+        return pid
+
+    def build(self) -> Corpus:
+        return Corpus(self._passages.values())
+
+
+@dataclass
+class Dataset:
+    """Examples plus the corpus they are answered from (a closed corpus where built from contexts)."""
+
+    name: str
+    examples: list[dspy.Example]
+    corpus: Corpus
+    corpus_name: str

@@ -1,0 +1,95 @@
+"""Real multi-hop datasets through ``datasets``: HotpotQA, 2WikiMultihopQA, MuSiQue (answerable).
+
+Online users name a hub split; anyone can point the same converters at a local file of
+the hub's rows (``name:split@/path/rows.jsonl``), which is how they are tested offline.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from hopkit.data.examples import ClosedCorpusBuilder, Dataset, make_example
+from hopkit.errors import InputError, MissingArtifactError
+
+
+def _pairs(context: Any) -> Iterable[tuple[str, list[str]]]:
+    """HotpotQA's ``{"title": [...], "sentences": [[...]]}`` or 2Wiki's ``[[title, [sentences]], ...]``."""
+    if isinstance(context, dict):
+        return zip(context["title"], context["sentences"])
+    return ((item[0], item[1]) for item in context)
+
+
+def _supporting_titles(facts: Any) -> set[str]:
+    if isinstance(facts, dict):
+        return set(facts["title"])
+    return {item[0] for item in facts}
+
+
+def _hotpot_like(row: dict, builder: ClosedCorpusBuilder) -> Any:
+    supporting = _supporting_titles(row["supporting_facts"])
+    gold = []
+    for title, sentences in _pairs(row["context"]):
+        pid = builder.add(title, "".join(sentences).strip() if sentences else title)
+        if title in supporting:
+            gold.append(pid)
+    return make_example(str(row.get("id", row.get("_id"))), row["question"], [row["answer"]], gold,
+                        type=row.get("type"))
+
+
+def _musique(row: dict, builder: ClosedCorpusBuilder) -> Any:
+    if not row.get("answerable", True):
+        return None
+    gold = []
+    for paragraph in row["paragraphs"]:
+        pid = builder.add(paragraph["title"], paragraph["paragraph_text"])
+        if paragraph.get("is_supporting"):
+            gold.append(pid)
+    return make_example(str(row["id"]), row["question"], [row["answer"], *row.get("answer_aliases", [])], gold)
+
+
+@dataclass(frozen=True)
+class HubDataset:
+    hub_id: str
+    config: str | None
+    convert: Callable[[dict, ClosedCorpusBuilder], Any]
+
+
+HUB: dict[str, HubDataset] = {
+    "hotpotqa-distractor": HubDataset("hotpotqa/hotpot_qa", "distractor", _hotpot_like),
+    "hotpotqa-fullwiki": HubDataset("hotpotqa/hotpot_qa", "fullwiki", _hotpot_like),
+    "2wikimultihopqa": HubDataset("framolfese/2WikiMultihopQA", None, _hotpot_like),
+    "musique": HubDataset("dgslibisey/MuSiQue", None, _musique),
+}
+
+
+def load_hub(name: str, split: str, local_file: str | None = None, limit: int | None = None) -> Dataset:
+    import datasets
+
+    spec = HUB[name]
+    try:
+        if local_file:
+            rows = datasets.load_dataset("json", data_files=local_file, split="train")
+        else:
+            rows = datasets.load_dataset(spec.hub_id, spec.config, split=split)
+    except FileNotFoundError as error:
+        raise MissingArtifactError(f"dataset file {local_file} does not exist ({error})") from None
+    except Exception as error:  # the hub raises many kinds (ConnectionError, OfflineModeIsEnabled, ...)
+        raise MissingArtifactError(
+            f"could not load {spec.hub_id} split {split!r} from the Hugging Face hub "
+            f"({type(error).__name__}); offline, download the rows once and pass "
+            f"`--dataset {name}:{split}@/path/to/rows.jsonl`, or IRCoT's processed files with `ircot:/path/file.jsonl`"
+        ) from None
+    builder = ClosedCorpusBuilder()
+    examples = []
+    for row in rows:
+        try:
+            example = spec.convert(row, builder)
+        except (KeyError, TypeError, IndexError) as error:
+            raise InputError(f"{name}: a row does not have the {spec.hub_id} layout ({error!r})") from None
+        if example is not None:
+            examples.append(example)
+        if limit is not None and len(examples) >= limit:
+            break
+    return Dataset(f"{name}:{split}", examples, builder.build(), f"{name}-{split}")

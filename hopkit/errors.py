@@ -1,0 +1,42 @@
+"""One exception hierarchy: every error a user can fix says how to fix it."""
+
+from __future__ import annotations
+
+
+class HopkitError(Exception):
+    """Base class of the errors hopkit raises on purpose.
+
+    The CLI prints ``str(error)`` on one line and exits non-zero, so the message
+    must name what went wrong and the command or argument that fixes it.
+    """
+
+
+class InputError(HopkitError):
+    """The user's input (a question, a file, a flag) is invalid."""
+
+
+class CorpusError(InputError):
+    """A corpus file is malformed: duplicate pids, empty text, bad columns."""
+
+
+class UnknownNameError(InputError):
+    """A method, dataset, metric or model pack name is not registered."""
+
+    def __init__(self, kind: str, name: str, known: list[str]) -> None:
+        import difflib
+
+        close = difflib.get_close_matches(name, known, n=1)
+        hint = f" Did you mean {close[0]!r}?" if close else ""
+        super().__init__(f"unknown {kind} {name!r}.{hint} Known: {', '.join(sorted(known))}.")
+
+
+class MissingArtifactError(HopkitError):
+    """An index, a model file or a dataset is not where it should be."""
+
+
+class ModelIntegrityError(HopkitError):
+    """A model file exists but its checksum does not match the pinned one."""
+
+
+class LMUnavailableError(HopkitError):
+    """The language model endpoint cannot be reached or refuses requests."""

@@ -1,0 +1,46 @@
+"""Every tunable knob of every program, declared once with its default and range.
+
+Programs take their defaults from here and validate values against the ranges;
+the optimizer reads the same declarations to build its search space.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from hopkit.errors import InputError
+
+
+@dataclass(frozen=True)
+class Knob:
+    """A numeric knob has ``low``/``high`` (and ``step`` for ints); a categorical one ``choices``."""
+
+    name: str
+    default: Any
+    doc: str
+    low: float | None = None
+    high: float | None = None
+    step: float | None = None
+    choices: Sequence[Any] | None = None
+
+    def check(self, value: Any) -> Any:
+        if self.choices is not None:
+            if value not in self.choices:
+                raise InputError(f"{self.name}={value!r} is not one of {list(self.choices)}")
+            return value
+        if self.low is not None and self.high is not None and not (self.low <= value <= self.high):
+            raise InputError(f"{self.name}={value!r} is outside its range [{self.low}, {self.high}]")
+        return value
+
+
+KNOBS: dict[str, dict[str, Knob]] = {
+    "oner": {
+        "k": Knob("k", 8, "paragraphs retrieved with the question as the query (IRCoT tunes 5..15)", 1, 15, 1),
+    },
+}
+
+
+def knob(method: str, name: str) -> Knob:
+    return KNOBS[method][name]

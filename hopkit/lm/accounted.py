@@ -1,0 +1,44 @@
+"""A dspy.LM that reports every call (tokens, seconds, cache hits) to the active usage scope."""
+
+from __future__ import annotations
+
+import threading
+import time
+from typing import Any
+
+import dspy
+
+from hopkit.lm.usage import current_usage
+
+_pending = threading.local()
+
+
+class AccountedLM(dspy.LM):
+    """``dspy.LM`` plus accounting; behaves exactly like ``dspy.LM`` otherwise."""
+
+    def __call__(self, prompt: Any = None, *, messages: Any = None, **kwargs: Any) -> Any:
+        _pending.entries = []
+        start = time.perf_counter()
+        try:
+            return super().__call__(prompt, messages=messages, **kwargs)
+        finally:
+            self._account(time.perf_counter() - start, getattr(_pending, "entries", []))
+            _pending.entries = []
+
+    def update_history(self, entry: dict) -> None:
+        if hasattr(_pending, "entries"):
+            _pending.entries.append(entry)
+        super().update_history(entry)
+
+    def _account(self, seconds: float, entries: list[dict]) -> None:
+        usage = current_usage()
+        if usage is None:
+            return
+        prompt_tokens = completion_tokens = 0
+        cache_hit = False
+        for entry in entries:
+            numbers = entry.get("usage") or {}
+            prompt_tokens += int(numbers.get("prompt_tokens") or numbers.get("input_tokens") or 0)
+            completion_tokens += int(numbers.get("completion_tokens") or numbers.get("output_tokens") or 0)
+            cache_hit = cache_hit or bool(getattr(entry.get("response"), "cache_hit", False))
+        usage.add_lm_call(prompt_tokens, completion_tokens, seconds, cache_hit)

@@ -1,0 +1,58 @@
+"""The papers' baselines: NoR (no retrieval) and OneR (one retrieval with the question)."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import dspy
+
+from hopkit.knobs import knob
+from hopkit.programs.prediction import hop_prediction
+from hopkit.retrieval.protocol import Retriever
+from hopkit.signatures import ClosedBookAnswer, ContextAnswer
+
+Reasoning = Literal["direct", "cot"]
+
+
+def _answer_step(signature: type[dspy.Signature], reasoning: Reasoning) -> dspy.Module:
+    if reasoning == "direct":
+        return dspy.Predict(signature)
+    if reasoning == "cot":
+        return dspy.ChainOfThought(signature)
+    raise ValueError(f"reasoning must be 'direct' or 'cot', got {reasoning!r}")
+
+
+class NoR(dspy.Module):
+    """Closed-book: the LM answers from its parameters alone."""
+
+    def __init__(self, reasoning: Reasoning = "direct") -> None:
+        super().__init__()
+        self.reasoning = reasoning
+        self.answer = _answer_step(ClosedBookAnswer, reasoning)
+
+    def forward(self, question: str) -> dspy.Prediction:
+        out = self.answer(question=question)
+        trace = {"method": "nor", "reasoning": self.reasoning, "thought": getattr(out, "reasoning", None)}
+        return hop_prediction(out.answer, citations=[], retrieved=[], trace=trace)
+
+
+class OneR(dspy.Module):
+    """Retrieve ``k`` paragraphs with the question as the query, then answer from them."""
+
+    def __init__(self, retriever: Retriever, k: int = knob("oner", "k").default, reasoning: Reasoning = "direct",
+                 max_words: int = 120) -> None:
+        super().__init__()
+        self.retriever = retriever
+        self.k = knob("oner", "k").check(k)
+        self.reasoning = reasoning
+        self.max_words = max_words
+        self.answer = _answer_step(ContextAnswer, reasoning)
+
+    def forward(self, question: str) -> dspy.Prediction:
+        passages = self.retriever.retrieve(question, self.k)
+        out = self.answer(context=[p.as_context(self.max_words) for p in passages], question=question)
+        pids = [p.pid for p in passages]
+        trace = {"method": "oner", "reasoning": self.reasoning, "query": question,
+                 "retrieved": [{"pid": p.pid, "title": p.title, "score": p.score} for p in passages],
+                 "thought": getattr(out, "reasoning", None)}
+        return hop_prediction(out.answer, citations=pids, retrieved=pids, trace=trace)

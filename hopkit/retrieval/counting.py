@@ -1,0 +1,24 @@
+"""Counts retrieval calls per question, the same way LM calls are counted."""
+
+from __future__ import annotations
+
+from hopkit.data.passage import Passage
+from hopkit.lm.usage import current_usage
+from hopkit.retrieval.protocol import Retriever
+
+
+class CountingRetriever:
+    """Wraps any retriever; each call is recorded in the active usage scope."""
+
+    def __init__(self, inner: Retriever) -> None:
+        self.inner = inner
+
+    def retrieve(self, query: str, k: int) -> list[Passage]:
+        passages = self.inner.retrieve(query, k)
+        usage = current_usage()
+        if usage is not None:
+            usage.add_retrieval()
+        return passages
+
+    def __deepcopy__(self, memo: dict) -> "CountingRetriever":
+        return self  # holds an index: optimizers copy programs, never indexes

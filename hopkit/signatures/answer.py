@@ -1,0 +1,23 @@
+"""Answering a question, without documents (NoR) or from retrieved paragraphs (OneR and readers)."""
+
+from __future__ import annotations
+
+import dspy
+
+
+class ClosedBookAnswer(dspy.Signature):
+    """Answer the question from what you know. Reply with the answer alone: a name, a place,
+    a year, or yes/no; no full sentence."""
+
+    question: str = dspy.InputField()
+    answer: str = dspy.OutputField(desc="a short phrase, often just an entity name")
+
+
+class ContextAnswer(dspy.Signature):
+    """Answer the question using the paragraphs. The question may need facts from two or
+    more paragraphs chained together: find the entity the first fact leads to, then look it
+    up in another paragraph. Reply with the answer alone: a name, a place, a year, or yes/no."""
+
+    context: list[str] = dspy.InputField(desc="retrieved paragraphs, each starting with its title")
+    question: str = dspy.InputField()
+    answer: str = dspy.OutputField(desc="a short phrase copied from the paragraphs where possible")
