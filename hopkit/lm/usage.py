@@ -12,7 +12,7 @@ import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field, fields
 
 _ACTIVE: contextvars.ContextVar["Usage | None"] = contextvars.ContextVar("hopkit_usage", default=None)
 
@@ -41,8 +41,7 @@ class Usage:
             self.retrievals += 1
 
     def to_dict(self) -> dict:
-        row = asdict(self)
-        row.pop("_lock")
+        row = {f.name: getattr(self, f.name) for f in fields(self) if not f.name.startswith("_")}
         row["lm_seconds"] = round(row["lm_seconds"], 3)
         row["seconds"] = round(row["seconds"], 3)
         return row

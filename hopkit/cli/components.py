@@ -1,0 +1,79 @@
+"""Turning CLI flags into the parts a program runs on: LM, dataset, retriever."""
+
+from __future__ import annotations
+
+import argparse
+import re
+from pathlib import Path
+
+import dspy
+
+from hopkit.data.examples import Dataset
+from hopkit.data.registry import load_dataset_spec
+from hopkit.errors import InputError
+from hopkit.lm.factory import DEFAULT_LM, LMSpec, check_reachable, make_lm
+from hopkit.paths import index_dir
+from hopkit.retrieval.bm25 import BM25Retriever
+from hopkit.retrieval.counting import CountingRetriever
+
+
+def add_lm_flags(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--lm", default=DEFAULT_LM, help="local:<qwen1.5b|qwen0.5b|file.gguf> or provider/model")
+    parser.add_argument("--api-base", default=None, help="OpenAI-compatible server, e.g. http://127.0.0.1:8000/v1")
+    parser.add_argument("--api-key", default=None)
+    parser.add_argument("--max-tokens", type=int, default=512)
+    parser.add_argument("--no-cache", action="store_true", help="do not reuse cached LM answers")
+
+
+def add_retrieval_flags(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--retriever", default="bm25", choices=["bm25"], help="retrieval backend")
+    parser.add_argument("--index", type=Path, default=None, help="index folder (default: the dataset's)")
+
+
+def configure_lm(args: argparse.Namespace) -> dspy.LM:
+    lm = make_lm(LMSpec(model=args.lm, api_base=args.api_base, api_key=args.api_key, max_tokens=args.max_tokens,
+                        cache=not args.no_cache))
+    if not LMSpec(model=args.lm).is_local:
+        check_reachable(lm)
+    dspy.configure(lm=lm)
+    return lm
+
+
+def default_index_path(corpus_name: str, backend: str) -> Path:
+    return index_dir() / f"{slug(corpus_name)}.{backend}"
+
+
+def load_retriever(args: argparse.Namespace, dataset: Dataset) -> CountingRetriever:
+    path = args.index or default_index_path(dataset.corpus_name, args.retriever)
+    retriever = BM25Retriever.load(path)
+    if retriever.corpus.fingerprint() != dataset.corpus.fingerprint():
+        raise InputError(f"the index at {path} was built over another corpus than {dataset.name}'s; "
+                         f"rebuild it with `hopkit index --backend {args.retriever} --dataset {dataset.name}`")
+    return CountingRetriever(retriever)
+
+
+def load_dataset(spec: str) -> Dataset:
+    return load_dataset_spec(spec)
+
+
+def parse_knobs(pairs: list[str]) -> dict[str, float | int | str]:
+    knobs: dict[str, float | int | str] = {}
+    for pair in pairs:
+        name, sep, value = pair.partition("=")
+        if not sep or not name:
+            raise InputError(f"--set expects name=value, got {pair!r}")
+        knobs[name] = _number(value)
+    return knobs
+
+
+def _number(value: str) -> float | int | str:
+    for cast in (int, float):
+        try:
+            return cast(value)
+        except ValueError:
+            pass
+    return value
+
+
+def slug(text: str) -> str:
+    return re.sub(r"[^A-Za-z0-9_.-]+", "-", text).strip("-")

@@ -1,0 +1,78 @@
+"""``hopkit`` command line: errors a user can fix are one line and a non-zero exit."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from hopkit.cli.environment import apply_defaults
+
+
+def build_parser() -> argparse.ArgumentParser:
+    from hopkit.cli import commands
+    from hopkit.cli.components import add_lm_flags, add_retrieval_flags
+
+    parser = argparse.ArgumentParser(prog="hopkit", description="Multi-hop retrieval-augmented reasoning with DSPy.")
+    verbs = parser.add_subparsers(dest="verb", required=True)
+
+    data = verbs.add_parser("data", help="the bundled benchmark")
+    data_verbs = data.add_subparsers(dest="action", required=True)
+    build = data_verbs.add_parser("build", help="generate the bundled benchmark (seconds, deterministic)")
+    build.add_argument("--out", type=Path, default=None)
+    build.add_argument("--seed", type=int, default=13)
+    build.set_defaults(run=commands.cmd_data_build)
+
+    index = verbs.add_parser("index", help="build a retrieval index over a corpus")
+    index.add_argument("--backend", default="bm25", choices=["bm25"])
+    source = index.add_mutually_exclusive_group()
+    source.add_argument("--dataset", default="bundled:dev", help="index the dataset's corpus (default bundled)")
+    source.add_argument("--corpus", type=Path, default=None, help="a corpus file (.jsonl or .tsv)")
+    index.add_argument("--out", type=Path, default=None)
+    index.set_defaults(run=commands.cmd_index)
+
+    models = verbs.add_parser("models", help="offline model packs")
+    models.add_argument("action", choices=["fetch", "list"])
+    models.add_argument("names", nargs="*", default=["qwen1.5b"])
+    models.add_argument("--force", action="store_true", help="fetch again even if installed")
+    models.set_defaults(run=commands.cmd_models)
+
+    for name, run, text in [("ask", commands.cmd_ask, "answer one question"),
+                            ("eval", commands.cmd_eval, "evaluate a method on a dataset")]:
+        verb = verbs.add_parser(name, help=text)
+        if name == "ask":
+            verb.add_argument("question")
+            verb.add_argument("--show-trace", action="store_true")
+        else:
+            verb.add_argument("--n", type=int, default=None, help="first n questions")
+            verb.add_argument("--threads", type=int, default=1)
+            verb.add_argument("--metrics", default="em,f1,cover_em,recall@15")
+            verb.add_argument("--out", type=Path, default=None, help="JSONL of rows (resumed if it exists)")
+            verb.add_argument("--quiet", action="store_true", help="no progress bar")
+        verb.add_argument("--method", default="oner")
+        verb.add_argument("--dataset", default="bundled:dev")
+        verb.add_argument("--set", action="append", default=[], metavar="KNOB=VALUE", help="override a knob")
+        add_lm_flags(verb)
+        add_retrieval_flags(verb)
+        verb.set_defaults(run=run)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    apply_defaults()
+    from hopkit.errors import HopkitError
+
+    args = build_parser().parse_args(argv)
+    try:
+        args.run(args)
+    except HopkitError as error:
+        print(f"hopkit: error: {error}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("hopkit: interrupted; finished work is saved, run the same command again to resume", file=sys.stderr)
+        return 130
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

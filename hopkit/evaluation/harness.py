@@ -1,0 +1,96 @@
+"""Evaluate a program over examples: threads, per-question cost, resumable JSONL, progress bar."""
+
+from __future__ import annotations
+
+import traceback
+from collections import Counter
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor, as_completed
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import dspy
+from tqdm import tqdm
+
+from hopkit.evaluation.metrics import Metric
+from hopkit.evaluation.run_log import RunLog
+from hopkit.lm.usage import usage_scope
+
+COST_FIELDS = ("lm_calls", "prompt_tokens", "completion_tokens", "retrievals", "seconds")
+
+
+@dataclass
+class EvalReport:
+    n: int
+    metrics: dict[str, float]
+    cost: dict[str, float]
+    errors: Counter = field(default_factory=Counter)
+    path: Path | None = None
+
+
+def score_row(example: dspy.Example, prediction: dspy.Prediction, metrics: Sequence[Metric]) -> dict[str, float]:
+    return {m.name: round(float(m(example, prediction)), 4) for m in metrics}
+
+
+def run_one(program: Callable[..., dspy.Prediction], example: dspy.Example, metrics: Sequence[Metric]) -> dict:
+    """One question, never raising: a failure becomes an error row with zero scores."""
+    row = {"qid": example.qid, "question": example.question, "answers": list(example.answers),
+           "gold_pids": list(example.gold_pids)}
+    with usage_scope() as usage:
+        try:
+            prediction = program(question=example.question)
+            row["error"] = None
+        except Exception as error:  # a malformed output or a failed LM call is data, not a crash
+            prediction = dspy.Prediction(answer="", citations=[], retrieved=[], trace={})
+            row["error"] = {"type": type(error).__name__, "message": str(error)[:500],
+                            "where": traceback.format_exc(limit=3)[-800:]}
+    row["prediction"] = {"answer": prediction.answer, "citations": list(prediction.citations),
+                         "retrieved": list(prediction.retrieved)}
+    row["trace"] = prediction.trace
+    row["metrics"] = score_row(example, prediction, metrics)
+    row["cost"] = usage.to_dict()
+    return row
+
+
+def evaluate(program: Callable[..., dspy.Prediction], examples: Sequence[dspy.Example], metrics: Sequence[Metric],
+             log: RunLog, threads: int = 1, progress: bool = True) -> EvalReport:
+    done = log.done_qids()
+    pending = [ex for ex in examples if ex.qid not in done]
+    wanted = {ex.qid for ex in examples}
+    bar = tqdm(total=len(examples), initial=len(examples) - len(pending), disable=not progress,
+               desc="eval", unit="q", dynamic_ncols=True)
+    lead = metrics[0].name if metrics else None
+    try:
+        with ThreadPoolExecutor(max_workers=max(1, threads)) as pool:
+            futures = [pool.submit(run_one, program, ex, metrics) for ex in pending]
+            for future in as_completed(futures):  # written as each finishes: a kill loses nothing finished
+                row = future.result()
+                log.append(row)
+                bar.update(1)
+                if lead:
+                    rows = [r for r in log.rows if r["qid"] in wanted]
+                    bar.set_postfix({lead: f"{sum(r['metrics'][lead] for r in rows) / len(rows):.3f}"})
+    finally:
+        bar.close()
+    return summarize([r for r in log.rows if r["qid"] in wanted], metrics, log.path)
+
+
+def summarize(rows: list[dict], metrics: Sequence[Metric], path: Path | None = None) -> EvalReport:
+    n = len(rows)
+    mean = lambda values: sum(values) / n if n else 0.0  # noqa: E731
+    scores = {m.name: mean([r["metrics"][m.name] for r in rows]) for m in metrics}
+    cost = {name: mean([r["cost"][name] for r in rows]) for name in COST_FIELDS}
+    errors = Counter(r["error"]["type"] for r in rows if r.get("error"))
+    return EvalReport(n=n, metrics=scores, cost=cost, errors=errors, path=path)
+
+
+def format_report(report: EvalReport, label: str) -> str:
+    head = ["run", "n", *report.metrics, "LM calls/q", "tok in/q", "tok out/q", "retrievals/q", "s/q", "errors"]
+    cells = [label, str(report.n), *(f"{100 * v:.1f}" for v in report.metrics.values()),
+             f"{report.cost['lm_calls']:.2f}", f"{report.cost['prompt_tokens']:.0f}",
+             f"{report.cost['completion_tokens']:.0f}", f"{report.cost['retrievals']:.2f}",
+             f"{report.cost['seconds']:.2f}", str(sum(report.errors.values()))]
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head), "| " + " | ".join(cells) + " |"]
+    if report.errors:
+        lines.append("errors by kind: " + ", ".join(f"{k}: {v}" for k, v in report.errors.most_common()))
+    return "\n".join(lines)

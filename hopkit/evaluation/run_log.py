@@ -1,0 +1,65 @@
+"""The JSONL log of an evaluation: one row per finished question, appended as it finishes.
+
+A killed run resumes from it: finished qids are skipped, a torn last line is dropped.
+A sidecar ``.meta.json`` records the run's configuration so a resume cannot mix two runs.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from pathlib import Path
+
+from hopkit.errors import InputError
+
+
+class RunLog:
+    def __init__(self, path: Path, meta: dict) -> None:
+        self.path = Path(path)
+        self.meta_path = self.path.with_suffix(".meta.json")
+        self._lock = threading.Lock()
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._check_meta(meta)
+        self.rows = self._read_rows()
+
+    def _check_meta(self, meta: dict) -> None:
+        if self.meta_path.exists() and self.path.exists():
+            previous = json.loads(self.meta_path.read_text())
+            if previous != meta:
+                changed = sorted(k for k in set(previous) | set(meta) if previous.get(k) != meta.get(k))
+                raise InputError(
+                    f"{self.path} holds a run with other settings ({', '.join(changed)}); "
+                    "pass another --out, or delete the file to start over"
+                )
+        self.meta_path.write_text(json.dumps(meta, indent=2, sort_keys=True))
+
+    def _read_rows(self) -> list[dict]:
+        if not self.path.exists():
+            return []
+        rows, torn = [], False
+        for line in self.path.read_text(encoding="utf-8").splitlines():
+            if not line.strip():
+                continue
+            try:
+                rows.append(json.loads(line))
+            except json.JSONDecodeError:
+                torn = True  # a write cut by a kill; the question is redone
+        if torn:
+            self._rewrite(rows)
+        return rows
+
+    def _rewrite(self, rows: list[dict]) -> None:
+        tmp = self.path.with_suffix(".tmp")
+        tmp.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8")
+        tmp.replace(self.path)
+
+    def done_qids(self) -> set[str]:
+        return {row["qid"] for row in self.rows}
+
+    def append(self, row: dict) -> None:
+        line = json.dumps(row, ensure_ascii=False, default=str) + "\n"
+        with self._lock:
+            with self.path.open("a", encoding="utf-8") as out:
+                out.write(line)
+                out.flush()
+            self.rows.append(row)

@@ -1,0 +1,61 @@
+"""Building the LM a user names: ``local:<pack or GGUF path>`` or any ``dspy.LM`` model string."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import dspy
+
+from hopkit.errors import LMUnavailableError
+from hopkit.lm.accounted import AccountedLM
+from hopkit.lm.llama_engine import LlamaCppEngine
+from hopkit.lm.model_packs import PACKS, resolve_model_file, verify_cached
+
+DEFAULT_LM = "local:qwen1.5b"
+
+
+@dataclass(frozen=True)
+class LMSpec:
+    """What the CLI's ``--lm``, ``--api-base``, ``--api-key`` say, plus generation settings."""
+
+    model: str = DEFAULT_LM
+    api_base: str | None = None
+    api_key: str | None = None
+    max_tokens: int = 512
+    temperature: float = 0.0
+    cache: bool = True
+    n_ctx: int = 8192
+
+    @property
+    def is_local(self) -> bool:
+        return self.model.startswith("local:")
+
+
+def make_lm(spec: LMSpec) -> dspy.LM:
+    if spec.is_local:
+        target = spec.model.removeprefix("local:")
+        path = resolve_model_file(target)
+        if target in PACKS:  # a user's own GGUF file has no pinned hash
+            verify_cached(path, PACKS[target].sha256)
+        engine = LlamaCppEngine(path, n_ctx=spec.n_ctx)
+        return AccountedLM(f"local/{path.stem}", engine=engine, max_tokens=spec.max_tokens,
+                           temperature=spec.temperature, cache=spec.cache, num_retries=0)
+    if "/" not in spec.model:
+        raise LMUnavailableError(
+            f"--lm {spec.model!r} is not a model string: use local:<pack or .gguf path> or provider/model, "
+            "e.g. openai/Qwen2.5-7B-Instruct --api-base http://127.0.0.1:8000/v1"
+        )
+    return AccountedLM(spec.model, api_base=spec.api_base, api_key=spec.api_key or ("none" if spec.api_base else None),
+                       max_tokens=spec.max_tokens, temperature=spec.temperature, cache=spec.cache, num_retries=1)
+
+
+def check_reachable(lm: dspy.LM) -> None:
+    """One tiny call, so an unreachable endpoint fails once, clearly, before a long run starts."""
+    try:
+        lm("Reply with the word ok.", max_tokens=2)
+    except Exception as error:
+        reason = str(error).strip().splitlines()[0][:200] if str(error).strip() else type(error).__name__
+        raise LMUnavailableError(
+            f"the LM {lm.model!r} did not answer ({type(error).__name__}: {reason}); check --api-base, the server, "
+            "and --api-key"
+        ) from None

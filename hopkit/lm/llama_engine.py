@@ -1,0 +1,116 @@
+"""A DSPy engine over llama-cpp-python: the offline LM, from a local GGUF file.
+
+DSPy's LM owns caching, retries and history; this engine answers one canonical request
+with one response, including token log-probabilities when the request asks for them.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from pathlib import Path
+from typing import Any
+
+from dspy.lm15 import Message, Response, TextPart, TokenLogprob, TopLogprob, Usage, response_to_events
+
+from hopkit.errors import MissingArtifactError
+
+
+def _system_text(system: Any) -> str | None:
+    if system is None:
+        return None
+    return system if isinstance(system, str) else "".join(getattr(p, "text", "") or "" for p in system)
+
+
+class LlamaCppEngine:
+    """One loaded model, shared by every copy of the LM that uses it; calls are serialised.
+
+    llama.cpp returns log-probabilities only from a context that keeps the logits of every
+    position (n_ctx x vocabulary floats), so requests that ask for them go to a second,
+    smaller context over the same memory-mapped weights (``score_ctx`` tokens).
+    """
+
+    def __init__(self, model_path: str | Path, n_ctx: int = 8192, n_threads: int | None = None,
+                 n_gpu_layers: int = -1, seed: int = 0, score_ctx: int = 2048) -> None:
+        self.model_path = str(model_path)
+        n_threads = n_threads or os.cpu_count() or 1
+        self.n_ctx, self.n_threads, self.n_gpu_layers, self.seed = n_ctx, n_threads, n_gpu_layers, seed
+        self.score_ctx = score_ctx
+        self._lock = threading.Lock()
+        self._contexts: dict[bool, Any] = {}
+
+    def _model(self, scoring: bool = False) -> Any:
+        if scoring not in self._contexts:
+            try:
+                from llama_cpp import Llama
+            except ImportError as error:
+                raise MissingArtifactError(
+                    "the offline LM needs llama-cpp-python: pip install 'hopkit[local]'") from error
+            try:
+                self._contexts[scoring] = Llama(
+                    model_path=self.model_path, n_ctx=self.score_ctx if scoring else self.n_ctx,
+                    n_threads=self.n_threads, n_gpu_layers=self.n_gpu_layers, seed=self.seed,
+                    logits_all=scoring, verbose=False)
+            except (ValueError, RuntimeError) as error:
+                raise MissingArtifactError(
+                    f"llama.cpp could not load {self.model_path} ({error}); the file is not a valid GGUF model: "
+                    "fetch it again with `hopkit models fetch`") from None
+        return self._contexts[scoring]
+
+    def complete(self, request: Any) -> Response:
+        messages = []
+        system = _system_text(request.system)
+        if system:
+            messages.append({"role": "system", "content": system})
+        messages.extend({"role": m.role, "content": m.text or ""} for m in request.messages)
+        config = request.config
+        kwargs: dict[str, Any] = {
+            "messages": messages,
+            "temperature": 0.0 if config.temperature is None else config.temperature,
+            "max_tokens": config.max_tokens or 512,
+            "stop": list(config.stop) or None,
+            "seed": config.seed if config.seed is not None else self.seed,
+        }
+        if config.top_p is not None:
+            kwargs["top_p"] = config.top_p
+        if config.logprobs is not None:
+            kwargs.update(logprobs=True, top_logprobs=config.logprobs)
+        with self._lock:
+            raw = self._model(scoring=config.logprobs is not None).create_chat_completion(**kwargs)
+        choice = raw["choices"][0]
+        usage = raw.get("usage") or {}
+        return Response(
+            id=raw.get("id"), model=Path(self.model_path).name,
+            message=Message.assistant([TextPart(choice["message"].get("content") or "")]),
+            finish_reason="length" if choice.get("finish_reason") == "length" else "stop",
+            usage=Usage(input_tokens=usage.get("prompt_tokens"), output_tokens=usage.get("completion_tokens")),
+            logprobs=_logprobs(choice.get("logprobs")) if config.logprobs is not None else None,
+        )
+
+    def stream(self, request: Any) -> Any:
+        return response_to_events(self.complete(request))
+
+    def close(self) -> None:
+        pass
+
+    def __deepcopy__(self, memo: dict) -> "LlamaCppEngine":
+        return self  # a loaded model is shared, never copied
+
+    def dump_state(self) -> dict:
+        return {"model_path": self.model_path, "n_ctx": self.n_ctx, "n_threads": self.n_threads,
+                "n_gpu_layers": self.n_gpu_layers, "seed": self.seed, "score_ctx": self.score_ctx}
+
+    @classmethod
+    def load_state(cls, state: dict) -> "LlamaCppEngine":
+        return cls(**state)
+
+
+def _logprobs(raw: Any) -> tuple[TokenLogprob, ...] | None:
+    if not raw or not raw.get("content"):
+        return None
+    return tuple(
+        TokenLogprob(token=item["token"], logprob=float(item["logprob"]),
+                     top=tuple(TopLogprob(token=t["token"], logprob=float(t["logprob"]))
+                               for t in item.get("top_logprobs") or []))
+        for item in raw["content"]
+    )

@@ -1,0 +1,32 @@
+import os
+from pathlib import Path
+
+import pytest
+
+os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+os.environ.setdefault("HF_DATASETS_OFFLINE", "1")
+
+import dspy  # noqa: E402
+
+
+@pytest.fixture(scope="session")
+def hopkit_home(tmp_path_factory) -> Path:
+    """One HOPKIT_HOME for the session; model packs are shared with the user's cache if present."""
+    home = tmp_path_factory.mktemp("hopkit-home")
+    os.environ["HOPKIT_HOME"] = str(home)
+    return home
+
+
+@pytest.fixture(autouse=True)
+def clean_dspy(hopkit_home):
+    dspy.configure_cache(enable_disk_cache=False, enable_memory_cache=False)
+    yield
+    dspy.configure(lm=None)
+
+
+@pytest.fixture(scope="session")
+def bundled_dev(hopkit_home):
+    from hopkit.data.registry import load_bundled
+
+    return load_bundled("dev")
