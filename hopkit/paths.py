@@ -19,7 +19,7 @@ def index_dir() -> Path:
 
 
 def models_dir() -> Path:
-    return home() / "models"
+    return Path(os.environ.get("HOPKIT_MODELS", home() / "models"))
 
 
 def runs_dir() -> Path:

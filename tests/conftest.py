@@ -6,6 +6,8 @@ import pytest
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("HF_DATASETS_OFFLINE", "1")
+# Model packs are large: tests share the user's cache rather than fetching into a temporary home.
+os.environ.setdefault("HOPKIT_MODELS", str(Path.home() / ".cache" / "hopkit" / "models"))
 
 import dspy  # noqa: E402
 

@@ -38,6 +38,7 @@ def make_lm(spec: LMSpec) -> dspy.LM:
         if target in PACKS:  # a user's own GGUF file has no pinned hash
             verify_cached(path, PACKS[target].sha256)
         engine = LlamaCppEngine(path, n_ctx=spec.n_ctx)
+        engine.load()
         return AccountedLM(f"local/{path.stem}", engine=engine, max_tokens=spec.max_tokens,
                            temperature=spec.temperature, cache=spec.cache, num_retries=0)
     if "/" not in spec.model:

@@ -39,6 +39,11 @@ class LlamaCppEngine:
         self._lock = threading.Lock()
         self._contexts: dict[bool, Any] = {}
 
+    def load(self) -> None:
+        """Load the generation context now, so a bad model file fails before any question runs."""
+        with self._lock:
+            self._model()
+
     def _model(self, scoring: bool = False) -> Any:
         if scoring not in self._contexts:
             try:

@@ -1,0 +1,74 @@
+import json
+
+import dspy
+import pytest
+
+from hopkit.errors import InputError
+from hopkit.evaluation.harness import evaluate, format_report
+from hopkit.evaluation.metrics import get_metric
+from hopkit.evaluation.run_log import RunLog
+from hopkit.programs.prediction import hop_prediction
+
+METRICS = [get_metric("em"), get_metric("f1"), get_metric("recall@15")]
+
+
+def _examples(n):
+    return [dspy.Example(qid=f"q{i}", question=f"question {i}?", answers=[f"a{i}"], gold_pids=[f"p{i}"])
+            .with_inputs("question") for i in range(n)]
+
+
+class CountingProgram:
+    """Answers correctly, counts calls, and can be told to die (KeyboardInterrupt) at one question."""
+
+    def __init__(self, die_at=None, fail_at=None):
+        self.calls, self.die_at, self.fail_at = [], die_at, fail_at
+
+    def __call__(self, question):
+        i = int(question.split()[1].rstrip("?"))
+        self.calls.append(i)
+        if i == self.die_at:
+            raise KeyboardInterrupt
+        if i == self.fail_at:
+            raise ValueError("the LM wrote something unparsable")
+        return hop_prediction(f"a{i}", citations=[f"p{i}"], retrieved=[f"p{i}"], trace={"step": i})
+
+
+def test_a_killed_run_resumes_without_redoing_finished_questions(tmp_path):
+    path = tmp_path / "run.jsonl"
+    examples = _examples(6)
+    with pytest.raises(KeyboardInterrupt):
+        evaluate(CountingProgram(die_at=3), examples, METRICS, RunLog(path, {"m": 1}), progress=False)
+    saved = [json.loads(line)["qid"] for line in path.read_text().splitlines()]
+    assert saved == ["q0", "q1", "q2"]
+    second = CountingProgram()
+    report = evaluate(second, examples, METRICS, RunLog(path, {"m": 1}), progress=False)
+    assert second.calls == [3, 4, 5]
+    assert report.n == 6 and report.metrics["em"] == 1.0
+
+
+def test_a_torn_last_line_is_dropped_and_redone(tmp_path):
+    path = tmp_path / "run.jsonl"
+    evaluate(CountingProgram(), _examples(2), METRICS, RunLog(path, {"m": 1}), progress=False)
+    with path.open("a") as out:
+        out.write('{"qid": "q2", "metr')
+    program = CountingProgram()
+    report = evaluate(program, _examples(3), METRICS, RunLog(path, {"m": 1}), progress=False)
+    assert program.calls == [2] and report.n == 3
+
+
+def test_a_failing_question_is_recorded_and_counted_not_raised(tmp_path):
+    path = tmp_path / "run.jsonl"
+    report = evaluate(CountingProgram(fail_at=1), _examples(3), METRICS, RunLog(path, {"m": 1}), progress=False,
+                      threads=2)
+    rows = {json.loads(line)["qid"]: json.loads(line) for line in path.read_text().splitlines()}
+    assert rows["q1"]["error"]["type"] == "ValueError" and rows["q1"]["metrics"]["em"] == 0.0
+    assert rows["q0"]["error"] is None and rows["q0"]["cost"]["seconds"] >= 0
+    assert report.errors["ValueError"] == 1 and report.metrics["em"] == pytest.approx(2 / 3)
+    assert "errors by kind: ValueError: 1" in format_report(report, "test")
+
+
+def test_resume_refuses_a_run_with_other_settings(tmp_path):
+    path = tmp_path / "run.jsonl"
+    evaluate(CountingProgram(), _examples(1), METRICS, RunLog(path, {"method": "oner"}), progress=False)
+    with pytest.raises(InputError, match="other settings \\(method\\)"):
+        RunLog(path, {"method": "nor"})

@@ -1,0 +1,88 @@
+import json
+
+import pytest
+
+from hopkit.data.examples import context_pid
+from hopkit.data.registry import load_dataset_spec
+from hopkit.errors import InputError, MissingArtifactError, UnknownNameError
+
+
+def _write_jsonl(path, rows):
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    return path
+
+
+def test_ircot_processed_jsonl_builds_a_closed_corpus(tmp_path):
+    shared = {"title": "Mack Rides", "paragraph_text": "Mack Rides is a German company.", "is_supporting": True}
+    rows = [
+        {"question_id": "q1", "question_text": "Which country made Lost Gravity?",
+         "answers_objects": [{"spans": ["Germany"]}, {"spans": ["German"]}],
+         "contexts": [{"title": "Lost Gravity", "paragraph_text": "Lost Gravity was built by Mack Rides.",
+                       "is_supporting": True}, shared,
+                      {"title": "Efteling", "paragraph_text": "Efteling is a park.", "is_supporting": False}]},
+        {"question_id": "q2", "question_text": "Where is Mack Rides based?",
+         "answers_objects": [{"spans": ["Waldkirch"]}], "contexts": [shared]},
+    ]
+    dataset = load_dataset_spec(f"ircot:{_write_jsonl(tmp_path / 'hotpot_dev.jsonl', rows)}")
+    assert len(dataset.corpus) == 3  # the shared paragraph is stored once
+    first = dataset.examples[0]
+    assert first.answers == ["Germany", "German"]
+    assert first.gold_pids == [context_pid("Lost Gravity", "Lost Gravity was built by Mack Rides."),
+                               context_pid("Mack Rides", "Mack Rides is a German company.")]
+    assert set(first.inputs().keys()) == {"question"}
+
+
+def test_ircot_jsonl_with_the_wrong_layout_says_what_it_expects(tmp_path):
+    path = _write_jsonl(tmp_path / "x.jsonl", [{"question": "q"}])
+    with pytest.raises(InputError, match="question_id, question_text, answers_objects, contexts"):
+        load_dataset_spec(f"ircot:{path}")
+
+
+def test_hotpotqa_rows_from_a_local_file(tmp_path):
+    row = {"id": "h1", "question": "Q?", "answer": "Bob", "type": "bridge", "level": "hard",
+           "supporting_facts": {"title": ["A"], "sent_id": [0]},
+           "context": {"title": ["A", "B"], "sentences": [["Bob is here.", " Yes."], ["Other."]]}}
+    dataset = load_dataset_spec(f"hotpotqa-distractor:validation@{_write_jsonl(tmp_path / 'h.jsonl', [row])}")
+    (example,) = dataset.examples
+    assert example.answers == ["Bob"] and example.gold_pids == [context_pid("A", "Bob is here. Yes.")]
+    assert len(dataset.corpus) == 2
+
+
+def test_2wiki_list_layout_and_musique_answerable_only(tmp_path):
+    wiki = {"_id": "w1", "question": "Q?", "answer": "yes", "type": "comparison",
+            "supporting_facts": [["A", 0], ["B", 0]], "context": [["A", ["a."]], ["B", ["b."]], ["C", ["c."]]]}
+    dataset = load_dataset_spec(f"2wikimultihopqa:dev@{_write_jsonl(tmp_path / 'w.jsonl', [wiki])}")
+    assert len(dataset.examples[0].gold_pids) == 2 and len(dataset.corpus) == 3
+    paragraphs = [{"idx": 0, "title": "T", "paragraph_text": "t.", "is_supporting": True}]
+    rows = [{"id": "m1", "question": "Q?", "answer": "x", "answer_aliases": ["ex"], "answerable": True,
+             "paragraphs": paragraphs},
+            {"id": "m2", "question": "Q2?", "answer": "y", "answer_aliases": [], "answerable": False,
+             "paragraphs": paragraphs}]
+    musique = load_dataset_spec(f"musique:validation@{_write_jsonl(tmp_path / 'm.jsonl', rows)}")
+    assert [e.qid for e in musique.examples] == ["m1"] and musique.examples[0].answers == ["x", "ex"]
+
+
+def test_hub_loader_offline_fails_with_instructions():
+    with pytest.raises(MissingArtifactError, match="@/path/to/rows.jsonl"):
+        load_dataset_spec("hotpotqa-distractor:validation")
+
+
+def test_ircot_demonstration_format(tmp_path):
+    text = ('# METADATA: {"qid": "d1"}\nWikipedia Title: Walls and Bridges\nAn album by Lennon.\n\n'
+            "Wikipedia Title: Efteling (park)\nA park.\n\nQ: Which album?\n"
+            "A: Lennon released Walls and Bridges. So the answer is: Walls and Bridges.\n\n")
+    path = tmp_path / "demo.txt"
+    path.write_text(text)
+    dataset = load_dataset_spec(f"ircot-demos:{path}")
+    (example,) = dataset.examples
+    assert example.answers == ["Walls and Bridges"]
+    assert example.gold_pids == [context_pid("Walls and Bridges", "An album by Lennon.")]
+
+
+def test_unknown_and_incomplete_dataset_names():
+    with pytest.raises(UnknownNameError, match="Did you mean 'bundled'"):
+        load_dataset_spec("bundle:dev")
+    with pytest.raises(InputError, match="bundled split 'val'"):
+        load_dataset_spec("bundled:val")
+    with pytest.raises(InputError, match="needs more"):
+        load_dataset_spec("ircot")

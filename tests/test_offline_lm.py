@@ -1,0 +1,52 @@
+"""The real offline LM (the 0.5B pack, fetched on first use) on a few bundled questions."""
+
+import math
+
+import dspy
+import pytest
+
+from hopkit.evaluation.harness import evaluate
+from hopkit.evaluation.metrics import get_metric
+from hopkit.evaluation.run_log import RunLog
+from hopkit.lm.factory import LMSpec, make_lm
+from hopkit.lm.model_packs import fetch
+from hopkit.programs.registry import build_program
+from hopkit.reader.lm_reader import LMReader
+from hopkit.retrieval.bm25 import BM25Retriever
+from hopkit.retrieval.counting import CountingRetriever
+
+pytestmark = pytest.mark.slow
+
+
+@pytest.fixture(scope="module")
+def offline_lm():
+    fetch("qwen0.5b")
+    return make_lm(LMSpec(model="local:qwen0.5b", cache=False, max_tokens=128, n_ctx=4096))
+
+
+def test_oner_answers_bundled_questions_with_accounting(offline_lm, bundled_dev, tmp_path):
+    dspy.configure(lm=offline_lm)
+    program = build_program("oner", retriever=CountingRetriever(BM25Retriever(bundled_dev.corpus)), k=4)
+    metrics = [get_metric("em"), get_metric("recall@15")]
+    report = evaluate(program, bundled_dev.examples[:3], metrics, RunLog(tmp_path / "r.jsonl", {}), progress=False)
+    rows = RunLog(tmp_path / "r.jsonl", {}).rows
+    assert report.n == 3
+    for row in rows:
+        assert row["error"] is None, row["error"]
+        assert isinstance(row["prediction"]["answer"], str)
+        assert row["cost"]["lm_calls"] == 1 and row["cost"]["retrievals"] == 1
+        assert row["cost"]["prompt_tokens"] > 100 and row["cost"]["completion_tokens"] > 0
+        assert len(row["prediction"]["citations"]) == 4
+    assert report.metrics["recall@15"] > 0
+
+
+def test_lm_reader_confidence_comes_from_real_logprobs(offline_lm, bundled_dev):
+    dspy.configure(lm=offline_lm)
+    example = next(ex for ex in bundled_dev.examples if ex.type == "bridge")
+    person = bundled_dev.corpus[example.gold_pids[1]]
+    span = LMReader().read(f"Where was {person.title} born?", [person])
+    assert span.pid == person.pid
+    if span.located:
+        assert 0.0 < span.score <= 1.0 and person.text[span.start:span.end] == span.text
+    else:
+        assert span.score == 0.0
