@@ -69,6 +69,42 @@ def _program(args: argparse.Namespace, dataset) -> dspy.Module:
     return build_program(args.method, retriever=retriever, **parse_knobs(args.set))
 
 
+def _print_answer(question: str, prediction: dspy.Prediction, dataset, gold: list[str] | None = None) -> None:
+    print(f"Q: {question}\nA: {prediction.answer or '(no answer)'}")
+    for n, pid in enumerate(prediction.citations, start=1):
+        passage = dataset.corpus[pid]
+        mark = " (gold)" if gold and pid in gold else ""
+        print(f"  [{n}] {pid}{mark} | {passage.title}: {passage.text[:120]}{'...' if len(passage.text) > 120 else ''}")
+
+
+def cmd_demo(args: argparse.Namespace) -> None:
+    """The main job on the embedded default: bundled data, BM25 index, answers with citations, a small eval."""
+    from hopkit.data.registry import load_bundled
+    from hopkit.evaluation.harness import evaluate, format_report
+    from hopkit.evaluation.metrics import get_metric
+    from hopkit.evaluation.run_log import RunLog
+    from hopkit.retrieval.bm25 import BM25Retriever
+
+    dataset = load_bundled("dev")
+    index = default_index_path(dataset.corpus_name, "bm25")
+    if not (index / "hopkit-index.json").is_file():
+        BM25Retriever(dataset.corpus).save(index)
+    args.index, args.retriever, args.set = index, "bm25", []
+    program = _program(args, dataset)
+    configure_lm(args)
+    print(f"== {args.method} on the bundled benchmark with {args.lm} ==")
+    for example in dataset.examples[: args.ask]:
+        prediction = program(question=example.question)
+        _print_answer(example.question, prediction, dataset, example.gold_pids)
+        print(f"   gold answer: {example.answers[0]}\n")
+    metrics = [get_metric(name) for name in ("em", "f1", "cover_em", "recall@15")]
+    out = runs_dir() / "demo" / f"{slug(args.method)}__{slug(args.lm)}.jsonl"
+    log = RunLog(out, {"method": args.method, "dataset": dataset.name, "lm": args.lm, "demo": True})
+    report = evaluate(program, dataset.examples[: args.n], metrics, log, threads=1)
+    print(format_report(report, f"{args.method} {dataset.name}"))
+    print(f"rows: {out}")
+
+
 def cmd_ask(args: argparse.Namespace) -> None:
     from hopkit.lm.usage import usage_scope
 
@@ -80,10 +116,7 @@ def cmd_ask(args: argparse.Namespace) -> None:
     configure_lm(args)
     with usage_scope() as usage:
         prediction = program(question=question)
-    print(f"Q: {question}\nA: {prediction.answer or '(no answer)'}")
-    for n, pid in enumerate(prediction.citations, start=1):
-        passage = dataset.corpus[pid]
-        print(f"  [{n}] {pid} | {passage.title}: {passage.text[:140]}{'...' if len(passage.text) > 140 else ''}")
+    _print_answer(question, prediction, dataset)
     if args.show_trace:
         print(json.dumps(prediction.trace, indent=2, ensure_ascii=False, default=str))
     cost = usage.to_dict()

@@ -37,6 +37,13 @@ def build_parser() -> argparse.ArgumentParser:
     models.add_argument("--force", action="store_true", help="fetch again even if installed")
     models.set_defaults(run=commands.cmd_models)
 
+    demo = verbs.add_parser("demo", help="the main job on the bundled benchmark: answers with citations, then an eval")
+    demo.add_argument("--method", default="oner")
+    demo.add_argument("--ask", type=int, default=2, help="questions answered with their citations")
+    demo.add_argument("--n", type=int, default=10, help="questions in the eval table")
+    add_lm_flags(demo)
+    demo.set_defaults(run=commands.cmd_demo)
+
     for name, run, text in [("ask", commands.cmd_ask, "answer one question"),
                             ("eval", commands.cmd_eval, "evaluate a method on a dataset")]:
         verb = verbs.add_parser(name, help=text)
