@@ -36,8 +36,10 @@ class CountingProgram:
 def test_a_killed_run_resumes_without_redoing_finished_questions(tmp_path):
     path = tmp_path / "run.jsonl"
     examples = _examples(6)
+    first = CountingProgram(die_at=3)
     with pytest.raises(KeyboardInterrupt):
-        evaluate(CountingProgram(die_at=3), examples, METRICS, RunLog(path, {"m": 1}), progress=False)
+        evaluate(first, examples, METRICS, RunLog(path, {"m": 1}), progress=False)
+    assert first.calls == [0, 1, 2, 3]  # nothing after the kill was started
     saved = [json.loads(line)["qid"] for line in path.read_text().splitlines()]
     assert saved == ["q0", "q1", "q2"]
     second = CountingProgram()

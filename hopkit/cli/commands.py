@@ -61,18 +61,20 @@ def cmd_models(args: argparse.Namespace) -> None:
         print(f"{name} ready at {fetch(name, force=args.force)}")
 
 
-def _program(args: argparse.Namespace, dataset) -> dspy.Module:
+def _program(args: argparse.Namespace, dataset) -> tuple[dspy.Module, object]:
+    """The program and the corpus its citations point into."""
     from hopkit.programs.registry import build_program, get_method
 
     method = get_method(args.method)
     retriever = load_retriever(args, dataset) if method.needs_retriever else None
-    return build_program(args.method, retriever=retriever, **parse_knobs(args.set))
+    corpus = retriever.inner.corpus if retriever is not None else (dataset.corpus if dataset else None)
+    return build_program(args.method, retriever=retriever, **parse_knobs(args.set)), corpus
 
 
-def _print_answer(question: str, prediction: dspy.Prediction, dataset, gold: list[str] | None = None) -> None:
+def _print_answer(question: str, prediction: dspy.Prediction, corpus, gold: list[str] | None = None) -> None:
     print(f"Q: {question}\nA: {prediction.answer or '(no answer)'}")
     for n, pid in enumerate(prediction.citations, start=1):
-        passage = dataset.corpus[pid]
+        passage = corpus[pid]
         mark = " (gold)" if gold and pid in gold else ""
         print(f"  [{n}] {pid}{mark} | {passage.title}: {passage.text[:120]}{'...' if len(passage.text) > 120 else ''}")
 
@@ -90,12 +92,12 @@ def cmd_demo(args: argparse.Namespace) -> None:
     if not (index / "hopkit-index.json").is_file():
         BM25Retriever(dataset.corpus).save(index)
     args.index, args.retriever, args.set = index, "bm25", []
-    program = _program(args, dataset)
+    program, _ = _program(args, dataset)
     configure_lm(args)
     print(f"== {args.method} on the bundled benchmark with {args.lm} ==")
     for example in dataset.examples[: args.ask]:
         prediction = program(question=example.question)
-        _print_answer(example.question, prediction, dataset, example.gold_pids)
+        _print_answer(example.question, prediction, dataset.corpus, example.gold_pids)
         print(f"   gold answer: {example.answers[0]}\n")
     metrics = [get_metric(name) for name in ("em", "f1", "cover_em", "recall@15")]
     out = runs_dir() / "demo" / f"{slug(args.method)}__{slug(args.lm)}.jsonl"
@@ -111,12 +113,13 @@ def cmd_ask(args: argparse.Namespace) -> None:
     question = (args.question or "").strip()
     if not question:
         raise InputError('the question is empty; ask e.g. hopkit ask "Where was the founder of X born?"')
-    dataset = load_dataset(args.dataset)
-    program = _program(args, dataset)
+    # with --index the question is answered over that index's own corpus, whatever it holds
+    dataset = None if args.index else load_dataset(args.dataset)
+    program, corpus = _program(args, dataset)
     configure_lm(args)
     with usage_scope() as usage:
         prediction = program(question=question)
-    _print_answer(question, prediction, dataset)
+    _print_answer(question, prediction, corpus)
     if args.show_trace:
         print(json.dumps(prediction.trace, indent=2, ensure_ascii=False, default=str))
     cost = usage.to_dict()
@@ -133,7 +136,7 @@ def cmd_eval(args: argparse.Namespace) -> None:
         raise InputError("--n must be at least 1")
     dataset = load_dataset(args.dataset)
     examples = dataset.examples[: args.n] if args.n else dataset.examples
-    program = _program(args, dataset)
+    program, _ = _program(args, dataset)
     configure_lm(args)
     metrics = [get_metric(name) for name in args.metrics.split(",")]
     out = args.out or runs_dir() / slug(dataset.name) / f"{slug(args.method)}__{slug(args.lm)}.jsonl"

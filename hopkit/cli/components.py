@@ -43,10 +43,13 @@ def default_index_path(corpus_name: str, backend: str) -> Path:
     return index_dir() / f"{slug(corpus_name)}.{backend}"
 
 
-def load_retriever(args: argparse.Namespace, dataset: Dataset) -> CountingRetriever:
+def load_retriever(args: argparse.Namespace, dataset: Dataset | None) -> CountingRetriever:
+    """The index named by --index, else the dataset's; with a dataset, the index must be over its corpus."""
+    if args.index is None and dataset is None:
+        raise InputError("give --index or --dataset")
     path = args.index or default_index_path(dataset.corpus_name, args.retriever)
     retriever = BM25Retriever.load(path)
-    if retriever.corpus.fingerprint() != dataset.corpus.fingerprint():
+    if dataset is not None and retriever.corpus.fingerprint() != dataset.corpus.fingerprint():
         raise InputError(f"the index at {path} was built over another corpus than {dataset.name}'s; "
                          f"rebuild it with `hopkit index --backend {args.retriever} --dataset {dataset.name}`")
     return CountingRetriever(retriever)

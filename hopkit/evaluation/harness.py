@@ -5,7 +5,7 @@ from __future__ import annotations
 import traceback
 from collections import Counter
 from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor, as_completed
+from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -60,18 +60,33 @@ def evaluate(program: Callable[..., dspy.Prediction], examples: Sequence[dspy.Ex
     bar = tqdm(total=len(examples), initial=len(examples) - len(pending), disable=not progress,
                desc="eval", unit="q", dynamic_ncols=True)
     lead = metrics[0].name if metrics else None
+    threads = max(1, threads)
+    queue = iter(pending)
+    pool = ThreadPoolExecutor(max_workers=threads)
+    running: set = set()
+
+    def top_up() -> None:  # at most `threads` questions in flight: a kill starts nothing new
+        while len(running) < threads and (example := next(queue, None)) is not None:
+            running.add(pool.submit(run_one, program, example, metrics))
+
     try:
-        with ThreadPoolExecutor(max_workers=max(1, threads)) as pool:
-            futures = [pool.submit(run_one, program, ex, metrics) for ex in pending]
-            for future in as_completed(futures):  # written as each finishes: a kill loses nothing finished
-                row = future.result()
-                log.append(row)
+        top_up()
+        while running:
+            finished, _ = wait(running, return_when=FIRST_COMPLETED)
+            for future in finished:  # written as each finishes: a kill loses nothing finished
+                running.discard(future)
+                log.append(future.result())
                 bar.update(1)
                 if lead:
                     rows = [r for r in log.rows if r["qid"] in wanted]
                     bar.set_postfix({lead: f"{sum(r['metrics'][lead] for r in rows) / len(rows):.3f}"})
+            top_up()
+    except BaseException:  # Ctrl-C: questions not started yet are dropped, not run
+        pool.shutdown(wait=False, cancel_futures=True)
+        raise
     finally:
         bar.close()
+    pool.shutdown()
     return summarize([r for r in log.rows if r["qid"] in wanted], metrics, log.path)
 
 
