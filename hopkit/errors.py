@@ -40,3 +40,7 @@ class ModelIntegrityError(HopkitError):
 
 class LMUnavailableError(HopkitError):
     """The language model endpoint cannot be reached or refuses requests."""
+
+
+class RetrieverUnavailableError(HopkitError):
+    """A retrieval server cannot be reached."""

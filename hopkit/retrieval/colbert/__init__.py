@@ -1,0 +1,1 @@
+"""ColBERTv2 through colbert-ai: checkpoints, training, PLAID indexes, search."""

@@ -1,0 +1,58 @@
+"""Everything colbert-ai 0.2.22 needs patched to run with our pinned versions, in one place.
+
+1. Training wraps the model in ``DistributedDataParallel`` even with one process, which fails
+   on a CPU (no process group). ``single_process_training`` swaps in a pass-through wrapper
+   with the same ``.module`` attribute while colbert-ai trains, when no process group exists.
+2. Under transformers >= 5 every checkpoint load fails (``HF_ColBERT`` calls ``init_weights``
+   before ``post_init``). We pin transformers < 5 in pyproject.toml instead of patching it.
+3. Always run with ``RunConfig(nranks=1, avoid_fork_if_possible=True)`` (``run_config``): a
+   crashed spawned child makes colbert-ai's parent block forever on a queue.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import torch
+
+
+class PassThroughParallel(torch.nn.Module):
+    """Stands in for DistributedDataParallel in a single process: same ``.module``, same forward."""
+
+    def __init__(self, module: torch.nn.Module, *args: Any, **kwargs: Any) -> None:
+        super().__init__()
+        self.module = module
+
+    def forward(self, *args: Any, **kwargs: Any) -> Any:
+        return self.module(*args, **kwargs)
+
+
+@contextmanager
+def single_process_training() -> Iterator[None]:
+    import torch.distributed as dist
+
+    if dist.is_available() and dist.is_initialized():
+        yield
+        return
+    original = torch.nn.parallel.DistributedDataParallel
+    torch.nn.parallel.DistributedDataParallel = PassThroughParallel
+    try:
+        yield
+    finally:
+        torch.nn.parallel.DistributedDataParallel = original
+
+
+def run_config(root: Path, experiment: str) -> Any:
+    from colbert.infra import RunConfig
+
+    return RunConfig(nranks=1, avoid_fork_if_possible=True, root=str(root), experiment=experiment,
+                     gpus=torch.cuda.device_count())
+
+
+def prepare_environment(cache: Path) -> None:
+    """colbert-ai compiles C++ extensions on first use; keep them in a cache folder we control."""
+    os.environ.setdefault("TORCH_EXTENSIONS_DIR", str(cache / "torch-extensions"))

@@ -1,0 +1,65 @@
+"""Building a PLAID index with colbert-ai, atomically, with the corpus and a manifest beside it."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import time
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+from hopkit.data.corpus import Corpus
+from hopkit.data.passage import Passage
+from hopkit.retrieval.colbert.compat import run_config
+
+MANIFEST = "hopkit-index.json"
+PLAID_FOLDER = "plaid"
+
+
+@dataclass(frozen=True)
+class ColBERTIndexSettings:
+    nbits: int = 2
+    doc_maxlen: int = 180
+    kmeans_niters: int = 4
+    index_bsize: int = 32
+
+
+def colbert_text(passage: Passage) -> str:
+    """ColBERT's convention for titled passages: ``title | text``."""
+    return f"{passage.title} | {passage.text}" if passage.title else passage.text
+
+
+def build_colbert_index(corpus: Corpus, checkpoint: str, out: Path,
+                        settings: ColBERTIndexSettings = ColBERTIndexSettings()) -> Path:
+    """Index into ``out.building`` and swap it into place only when complete: a crash never leaves
+    a half-written index under ``out``, and an older index there stays usable until the swap."""
+    from colbert import Indexer
+    from colbert.infra import ColBERTConfig, Run
+
+    out = Path(out)
+    staging = out.with_name(out.name + ".building")
+    shutil.rmtree(staging, ignore_errors=True)
+    staging.mkdir(parents=True)
+    start = time.perf_counter()
+    with Run().context(run_config(staging / "colbert-run", "index")):
+        config = ColBERTConfig(nbits=settings.nbits, doc_maxlen=settings.doc_maxlen,
+                               kmeans_niters=settings.kmeans_niters, index_bsize=settings.index_bsize,
+                               index_path=str(staging / PLAID_FOLDER))
+        indexer = Indexer(checkpoint=checkpoint, config=config, verbose=0)
+        indexer.index(name=PLAID_FOLDER, collection=[colbert_text(p) for p in corpus],
+                      overwrite="force_silent_overwrite")
+    seconds = time.perf_counter() - start
+    shutil.rmtree(staging / "colbert-run", ignore_errors=True)
+    corpus.write_jsonl(staging / "corpus.jsonl")
+    size = sum(f.stat().st_size for f in (staging / PLAID_FOLDER).rglob("*") if f.is_file())
+    manifest = {"backend": "colbert", "checkpoint": checkpoint, "settings": asdict(settings),
+                "passages": len(corpus), "corpus_sha256": corpus.fingerprint(),
+                "build_seconds": round(seconds, 1), "index_bytes": size}
+    (staging / MANIFEST).write_text(json.dumps(manifest, indent=2))  # the manifest marks completion
+    old = out.with_name(out.name + ".old")
+    shutil.rmtree(old, ignore_errors=True)
+    if out.exists():
+        out.rename(old)
+    staging.rename(out)
+    shutil.rmtree(old, ignore_errors=True)
+    return out
