@@ -8,6 +8,8 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("HF_DATASETS_OFFLINE", "1")
 # Model packs are large: tests share the user's cache rather than fetching into a temporary home.
 os.environ.setdefault("HOPKIT_MODELS", str(Path.home() / ".cache" / "hopkit" / "models"))
+# colbert-ai compiles C++ extensions on first use (about a minute each): keep them between runs.
+os.environ.setdefault("TORCH_EXTENSIONS_DIR", str(Path.home() / ".cache" / "hopkit" / "torch-extensions"))
 
 import dspy  # noqa: E402
 

@@ -33,19 +33,62 @@ def cmd_data_build(args: argparse.Namespace) -> None:
           f"questions {manifest['questions']}, {manifest['triples']} retriever triples")
 
 
-def cmd_index(args: argparse.Namespace) -> None:
+def _corpus(args: argparse.Namespace):
     from hopkit.data.corpus import Corpus
-    from hopkit.retrieval.bm25 import BM25Retriever
 
     if args.corpus:
-        corpus, name = Corpus.from_file(args.corpus), args.corpus.stem
-    else:
-        dataset = load_dataset(args.dataset)
-        corpus, name = dataset.corpus, dataset.corpus_name
+        return Corpus.from_file(args.corpus), args.corpus.stem
+    dataset = load_dataset(args.dataset)
+    return dataset.corpus, dataset.corpus_name
+
+
+def cmd_index(args: argparse.Namespace) -> None:
+    corpus, name = _corpus(args)
     out = args.out or default_index_path(name, args.backend)
     start = time.perf_counter()
-    BM25Retriever(corpus).save(out)
+    if args.backend == "bm25":
+        from hopkit.retrieval.bm25 import BM25Retriever
+
+        BM25Retriever(corpus).save(out)
+    else:
+        from hopkit.retrieval.colbert.checkpoints import resolve_checkpoint
+        from hopkit.retrieval.colbert.index import ColBERTIndexSettings, build_colbert_index
+
+        if not args.checkpoint:
+            raise InputError("--backend colbert needs --checkpoint (a folder from `hopkit train-retriever`, or a hub name)")
+        settings = ColBERTIndexSettings(nbits=args.nbits, doc_maxlen=args.doc_maxlen, kmeans_niters=args.kmeans_niters)
+        build_colbert_index(corpus, resolve_checkpoint(args.checkpoint), out, settings)
     print(f"{args.backend} index of {len(corpus)} passages in {out} ({time.perf_counter() - start:.1f}s)")
+
+
+def cmd_train_retriever(args: argparse.Namespace) -> None:
+    from hopkit.paths import home
+    from hopkit.retrieval.colbert.checkpoints import derive_from_minilm, resolve_checkpoint
+    from hopkit.retrieval.colbert.training import TrainSettings, train_colbert
+
+    out = args.out or home() / "checkpoints" / ("colbert-minilm" if not args.triples else "colbert-minilm-ft")
+    if args.init == "minilm":
+        init = derive_from_minilm(out if not args.triples else out.with_name(out.name + "-init"))
+        print(f"derived ColBERT checkpoint (MiniLM, dim 384, identity projection) in {init}")
+    else:
+        init = resolve_checkpoint(args.init)
+    if args.triples:
+        from hopkit.data.registry import ensure_bundled
+
+        corpus, _ = _corpus(args)
+        triples = ensure_bundled() / "triples.jsonl" if args.triples == "bundled" else Path(args.triples)
+        start = time.perf_counter()
+        train_colbert(str(init), triples, corpus, out, TrainSettings(steps=args.steps, bsize=args.bsize, lr=args.lr))
+        print(f"fine-tuned {args.steps} steps in {time.perf_counter() - start:.0f}s: {out}")
+
+
+def cmd_serve(args: argparse.Namespace) -> None:
+    from hopkit.retrieval.loading import load_index
+    from hopkit.retrieval.server import make_server
+
+    server = make_server(load_index(args.index), args.host, args.port)
+    print(f"serving {args.index} on http://{args.host}:{server.server_address[1]}/api/search?query=...&k=...")
+    server.serve_forever()
 
 
 def cmd_models(args: argparse.Namespace) -> None:
@@ -65,15 +108,22 @@ def _program(args: argparse.Namespace, dataset) -> tuple[dspy.Module, object]:
     """The program and the corpus its citations point into."""
     from hopkit.programs.registry import build_program, get_method
 
+    from hopkit.reader.loading import open_reader
+
     method = get_method(args.method)
     retriever = load_retriever(args, dataset) if method.needs_retriever else None
-    corpus = retriever.inner.corpus if retriever is not None else (dataset.corpus if dataset else None)
-    return build_program(args.method, retriever=retriever, **parse_knobs(args.set)), corpus
+    reader = open_reader(getattr(args, "reader", "lm")) if method.needs_reader else None
+    corpus = getattr(retriever.inner, "corpus", None) if retriever is not None else None
+    corpus = corpus or (dataset.corpus if dataset else None)
+    return build_program(args.method, retriever=retriever, reader=reader, **parse_knobs(args.set)), corpus
 
 
 def _print_answer(question: str, prediction: dspy.Prediction, corpus, gold: list[str] | None = None) -> None:
     print(f"Q: {question}\nA: {prediction.answer or '(no answer)'}")
     for n, pid in enumerate(prediction.citations, start=1):
+        if corpus is None or pid not in corpus:
+            print(f"  [{n}] {pid}")
+            continue
         passage = corpus[pid]
         mark = " (gold)" if gold and pid in gold else ""
         print(f"  [{n}] {pid}{mark} | {passage.title}: {passage.text[:120]}{'...' if len(passage.text) > 120 else ''}")

@@ -13,7 +13,7 @@ from hopkit.data.registry import load_dataset_spec
 from hopkit.errors import InputError
 from hopkit.lm.factory import DEFAULT_LM, LMSpec, check_reachable, make_lm
 from hopkit.paths import index_dir
-from hopkit.retrieval.bm25 import BM25Retriever
+from hopkit.retrieval.loading import open_retriever
 from hopkit.retrieval.counting import CountingRetriever
 
 
@@ -26,8 +26,9 @@ def add_lm_flags(parser: argparse.ArgumentParser) -> None:
 
 
 def add_retrieval_flags(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--retriever", default="bm25", choices=["bm25"], help="retrieval backend")
+    parser.add_argument("--retriever", default="bm25", help="bm25 | colbert | hybrid | remote:URL")
     parser.add_argument("--index", type=Path, default=None, help="index folder (default: the dataset's)")
+    parser.add_argument("--reader", default="lm", help="lm | extractive:<model name or path>")
 
 
 def configure_lm(args: argparse.Namespace) -> dspy.LM:
@@ -47,10 +48,11 @@ def load_retriever(args: argparse.Namespace, dataset: Dataset | None) -> Countin
     """The index named by --index, else the dataset's; with a dataset, the index must be over its corpus."""
     if args.index is None and dataset is None:
         raise InputError("give --index or --dataset")
-    path = args.index or default_index_path(dataset.corpus_name, args.retriever)
-    retriever = BM25Retriever.load(path)
-    if dataset is not None and retriever.corpus.fingerprint() != dataset.corpus.fingerprint():
-        raise InputError(f"the index at {path} was built over another corpus than {dataset.name}'s; "
+    retriever = open_retriever(args.retriever, lambda backend: default_index_path(dataset.corpus_name, backend),
+                               args.index)
+    corpus = getattr(retriever, "corpus", None)
+    if dataset is not None and corpus is not None and corpus.fingerprint() != dataset.corpus.fingerprint():
+        raise InputError(f"the {args.retriever} index was built over another corpus than {dataset.name}'s; "
                          f"rebuild it with `hopkit index --backend {args.retriever} --dataset {dataset.name}`")
     return CountingRetriever(retriever)
 

@@ -24,12 +24,30 @@ def build_parser() -> argparse.ArgumentParser:
     build.set_defaults(run=commands.cmd_data_build)
 
     index = verbs.add_parser("index", help="build a retrieval index over a corpus")
-    index.add_argument("--backend", default="bm25", choices=["bm25"])
-    source = index.add_mutually_exclusive_group()
-    source.add_argument("--dataset", default="bundled:dev", help="index the dataset's corpus (default bundled)")
-    source.add_argument("--corpus", type=Path, default=None, help="a corpus file (.jsonl or .tsv)")
+    index.add_argument("--backend", default="bm25", choices=["bm25", "colbert"])
+    _add_corpus_flags(index)
     index.add_argument("--out", type=Path, default=None)
+    index.add_argument("--checkpoint", default=None, help="ColBERT checkpoint folder or hub name")
+    index.add_argument("--nbits", type=int, default=2, help="ColBERT residual compression bits")
+    index.add_argument("--doc-maxlen", type=int, default=180)
+    index.add_argument("--kmeans-niters", type=int, default=4)
     index.set_defaults(run=commands.cmd_index)
+
+    train = verbs.add_parser("train-retriever", help="derive and fine-tune a ColBERT checkpoint")
+    train.add_argument("--init", default="minilm", help="minilm (derive offline) or a checkpoint folder / hub name")
+    train.add_argument("--triples", default=None, help="'bundled' or a triples JSONL (query, positive, negative)")
+    _add_corpus_flags(train)
+    train.add_argument("--steps", type=int, default=200)
+    train.add_argument("--bsize", type=int, default=8)
+    train.add_argument("--lr", type=float, default=1e-5)
+    train.add_argument("--out", type=Path, default=None)
+    train.set_defaults(run=commands.cmd_train_retriever)
+
+    serve = verbs.add_parser("serve", help="serve an index in the ColBERTv2 server format")
+    serve.add_argument("--index", type=Path, required=True)
+    serve.add_argument("--host", default="127.0.0.1")
+    serve.add_argument("--port", type=int, default=8893)
+    serve.set_defaults(run=commands.cmd_serve)
 
     models = verbs.add_parser("models", help="offline model packs")
     models.add_argument("action", choices=["fetch", "list"])
@@ -63,6 +81,12 @@ def build_parser() -> argparse.ArgumentParser:
         add_retrieval_flags(verb)
         verb.set_defaults(run=run)
     return parser
+
+
+def _add_corpus_flags(parser: argparse.ArgumentParser) -> None:
+    source = parser.add_mutually_exclusive_group()
+    source.add_argument("--dataset", default="bundled:dev", help="use the dataset's corpus (default bundled)")
+    source.add_argument("--corpus", type=Path, default=None, help="a corpus file (.jsonl or .tsv)")
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -22,6 +22,7 @@ class Method:
     knob_group: str | None
     needs_retriever: bool
     build: Callable[..., dspy.Module]
+    needs_reader: bool = False
 
 
 METHODS: dict[str, Method] = {
@@ -53,4 +54,6 @@ def build_program(name: str, retriever: Retriever | None = None, reader: Reader 
         raise InputError(f"method {name!r} has no knob {', '.join(unknown)}; its knobs: {', '.join(declared) or 'none'}")
     if method.needs_retriever and retriever is None:
         raise InputError(f"method {name!r} needs a retriever")
+    if method.needs_reader and reader is None:
+        raise InputError(f"method {name!r} needs a reader")
     return method.build(retriever, reader, **{k: declared[k].check(v) for k, v in knobs.items()})
