@@ -199,3 +199,14 @@ def cmd_eval(args: argparse.Namespace) -> None:
     report = evaluate(program, examples, metrics, log, threads=args.threads, progress=not args.quiet)
     print(format_report(report, f"{args.method} {dataset.name}"))
     print(f"rows: {out}")
+
+
+def cmd_eval_retrieval(args: argparse.Namespace) -> None:
+    from hopkit.evaluation.retrieval_bench import HEADER, bench_retrieval
+
+    dataset = load_dataset(args.dataset)
+    examples = dataset.examples[: args.n] if args.n else dataset.examples
+    retriever = load_retriever(args, dataset)
+    report = bench_retrieval(retriever, examples, k=args.k, progress=not args.quiet)
+    print(HEADER.replace("recall@k", f"recall@{args.k}"))
+    print(report.row(f"{args.retriever} {dataset.name}"))

@@ -43,6 +43,14 @@ def build_parser() -> argparse.ArgumentParser:
     train.add_argument("--out", type=Path, default=None)
     train.set_defaults(run=commands.cmd_train_retriever)
 
+    bench = verbs.add_parser("eval-retrieval", help="recall@k and latency of a retriever on a dataset")
+    bench.add_argument("--dataset", default="bundled:dev")
+    bench.add_argument("--n", type=int, default=None)
+    bench.add_argument("--k", type=int, default=15)
+    bench.add_argument("--quiet", action="store_true")
+    add_retrieval_flags(bench)
+    bench.set_defaults(run=commands.cmd_eval_retrieval)
+
     serve = verbs.add_parser("serve", help="serve an index in the ColBERTv2 server format")
     serve.add_argument("--index", type=Path, required=True)
     serve.add_argument("--host", default="127.0.0.1")

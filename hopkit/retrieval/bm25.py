@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import shutil
 import threading
 from pathlib import Path
 
@@ -12,8 +11,8 @@ import bm25s
 from hopkit.data.corpus import Corpus
 from hopkit.data.passage import Passage
 from hopkit.errors import InputError, MissingArtifactError
+from hopkit.retrieval.staging import MANIFEST, fresh_staging, publish
 
-MANIFEST = "hopkit-index.json"
 
 
 def _passage_text(passage: Passage) -> str:
@@ -49,21 +48,12 @@ class BM25Retriever:
     def save(self, folder: Path) -> Path:
         """Write the index atomically: a crash leaves the old index (or none), never half of one."""
         folder = Path(folder)
-        staging = folder.with_name(folder.name + ".building")
-        shutil.rmtree(staging, ignore_errors=True)
-        staging.mkdir(parents=True)
+        staging = fresh_staging(folder)
         self.model.save(str(staging / "bm25"))
         self.corpus.write_jsonl(staging / "corpus.jsonl")
         manifest = {"backend": self.backend, "passages": len(self.corpus), "corpus_sha256": self.corpus.fingerprint(),
                     "k1": self.model.k1, "b": self.model.b, "bm25s": bm25s.__version__}
-        (staging / MANIFEST).write_text(json.dumps(manifest, indent=2))
-        old = folder.with_name(folder.name + ".old")
-        shutil.rmtree(old, ignore_errors=True)
-        if folder.exists():
-            folder.rename(old)
-        staging.rename(folder)
-        shutil.rmtree(old, ignore_errors=True)
-        return folder
+        return publish(staging, folder, manifest)
 
     @classmethod
     def load(cls, folder: Path) -> "BM25Retriever":

@@ -7,8 +7,9 @@ from collections.abc import Callable
 from pathlib import Path
 
 from hopkit.errors import InputError, MissingArtifactError
-from hopkit.retrieval.bm25 import MANIFEST, BM25Retriever
+from hopkit.retrieval.bm25 import BM25Retriever
 from hopkit.retrieval.protocol import Retriever
+from hopkit.retrieval.staging import MANIFEST
 
 BACKENDS = ("bm25", "colbert", "hybrid", "remote:URL")
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import shutil
 import time
 from dataclasses import asdict, dataclass
@@ -11,8 +10,8 @@ from pathlib import Path
 from hopkit.data.corpus import Corpus
 from hopkit.data.passage import Passage
 from hopkit.retrieval.colbert.compat import run_config
+from hopkit.retrieval.staging import fresh_staging, publish
 
-MANIFEST = "hopkit-index.json"
 PLAID_FOLDER = "plaid"
 
 
@@ -37,9 +36,7 @@ def build_colbert_index(corpus: Corpus, checkpoint: str, out: Path,
     from colbert.infra import ColBERTConfig, Run
 
     out = Path(out)
-    staging = out.with_name(out.name + ".building")
-    shutil.rmtree(staging, ignore_errors=True)
-    staging.mkdir(parents=True)
+    staging = fresh_staging(out)
     start = time.perf_counter()
     with Run().context(run_config(staging / "colbert-run", "index")):
         config = ColBERTConfig(nbits=settings.nbits, doc_maxlen=settings.doc_maxlen,
@@ -55,11 +52,4 @@ def build_colbert_index(corpus: Corpus, checkpoint: str, out: Path,
     manifest = {"backend": "colbert", "checkpoint": checkpoint, "settings": asdict(settings),
                 "passages": len(corpus), "corpus_sha256": corpus.fingerprint(),
                 "build_seconds": round(seconds, 1), "index_bytes": size}
-    (staging / MANIFEST).write_text(json.dumps(manifest, indent=2))  # the manifest marks completion
-    old = out.with_name(out.name + ".old")
-    shutil.rmtree(old, ignore_errors=True)
-    if out.exists():
-        out.rename(old)
-    staging.rename(out)
-    shutil.rmtree(old, ignore_errors=True)
-    return out
+    return publish(staging, out, manifest)

@@ -11,7 +11,8 @@ from hopkit.data.corpus import Corpus
 from hopkit.data.passage import Passage
 from hopkit.errors import InputError, MissingArtifactError
 from hopkit.retrieval.colbert.compat import run_config
-from hopkit.retrieval.colbert.index import MANIFEST, PLAID_FOLDER, colbert_text
+from hopkit.retrieval.colbert.index import PLAID_FOLDER, colbert_text
+from hopkit.retrieval.staging import MANIFEST
 
 
 class ColBERTRetriever:
