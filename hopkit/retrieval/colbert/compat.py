@@ -5,7 +5,10 @@
    with the same ``.module`` attribute while colbert-ai trains, when no process group exists.
 2. Under transformers >= 5 every checkpoint load fails (``HF_ColBERT`` calls ``init_weights``
    before ``post_init``). We pin transformers < 5 in pyproject.toml instead of patching it.
-3. Always run with ``RunConfig(nranks=1, avoid_fork_if_possible=True)`` (``run_config``): a
+3. Its run folders are named after ``__main__.__file__`` and it asserts that file ends in
+   ``.py``, which fails under a console script (``hopkit``) or ``python -c``. Inside
+   ``single_process_training`` the run's script name is ``hopkit`` whenever that assertion would fail.
+4. Always run with ``RunConfig(nranks=1, avoid_fork_if_possible=True)`` (``run_config``): a
    crashed spawned child makes colbert-ai's parent block forever on a queue.
 """
 
@@ -34,16 +37,25 @@ class PassThroughParallel(torch.nn.Module):
 @contextmanager
 def single_process_training() -> Iterator[None]:
     import torch.distributed as dist
+    from colbert.infra.config.settings import RunSettings
 
-    if dist.is_available() and dist.is_initialized():
-        yield
-        return
-    original = torch.nn.parallel.DistributedDataParallel
-    torch.nn.parallel.DistributedDataParallel = PassThroughParallel
+    original_script_name = RunSettings.script_name_
+
+    def script_name(self: Any) -> str:
+        try:
+            return original_script_name.fget(self)
+        except AssertionError:
+            return "hopkit"
+
+    RunSettings.script_name_ = property(script_name)
+    original_parallel = torch.nn.parallel.DistributedDataParallel
+    if not (dist.is_available() and dist.is_initialized()):
+        torch.nn.parallel.DistributedDataParallel = PassThroughParallel
     try:
         yield
     finally:
-        torch.nn.parallel.DistributedDataParallel = original
+        torch.nn.parallel.DistributedDataParallel = original_parallel
+        RunSettings.script_name_ = original_script_name
 
 
 def run_config(root: Path, experiment: str) -> Any:
