@@ -39,6 +39,14 @@ KNOBS: dict[str, dict[str, Knob]] = {
     "oner": {
         "k": Knob("k", 8, "paragraphs retrieved with the question as the query (IRCoT tunes 5..15)", 1, 15, 1),
     },
+    "ircot": {
+        "k": Knob("k", 4, "paragraphs retrieved per step (the paper tunes K in {2, 4, 6, 8})", 1, 10, 1),
+        "cap": Knob("cap", 15, "most paragraphs collected per question (15 in the paper)", 1, 30, 1),
+        "max_steps": Knob("max_steps", 8, "most reasoning sentences (8 in the paper)", 1, 12, 1),
+        "reader": Knob("reader", "cot", "separate reader: cot, direct, or none (answer from the chain)",
+                       choices=("cot", "direct", "none")),
+        "m_distractors": Knob("m_distractors", 2, "distractors per demonstration (the paper's M)", 1, 3, 1),
+    },
 }
 
 

@@ -115,7 +115,10 @@ def _program(args: argparse.Namespace, dataset) -> tuple[dspy.Module, object]:
     reader = open_reader(getattr(args, "reader", "lm")) if method.needs_reader else None
     corpus = getattr(retriever.inner, "corpus", None) if retriever is not None else None
     corpus = corpus or (dataset.corpus if dataset else None)
-    return build_program(args.method, retriever=retriever, reader=reader, **parse_knobs(args.set)), corpus
+    demos_from = getattr(args, "demos_from", "bundled:train")
+    train = load_dataset(demos_from) if method.uses_demos and demos_from != "none" else None
+    program = build_program(args.method, retriever=retriever, reader=reader, train=train, **parse_knobs(args.set))
+    return program, corpus
 
 
 def _print_answer(question: str, prediction: dspy.Prediction, corpus, gold: list[str] | None = None) -> None:
@@ -181,6 +184,7 @@ def cmd_eval(args: argparse.Namespace) -> None:
     from hopkit.evaluation.harness import evaluate, format_report
     from hopkit.evaluation.metrics import get_metric
     from hopkit.evaluation.run_log import RunLog
+    from hopkit.programs.registry import get_method
 
     if args.n is not None and args.n < 1:
         raise InputError("--n must be at least 1")
@@ -192,6 +196,8 @@ def cmd_eval(args: argparse.Namespace) -> None:
     out = args.out or runs_dir() / slug(dataset.name) / f"{slug(args.method)}__{slug(args.lm)}.jsonl"
     meta = {"method": args.method, "dataset": dataset.name, "lm": args.lm, "api_base": args.api_base,
             "knobs": parse_knobs(args.set), "retriever": args.retriever, "max_tokens": args.max_tokens}
+    if get_method(args.method).uses_demos:
+        meta["demos_from"] = args.demos_from
     log = RunLog(Path(out), meta)
     already = len(log.done_qids() & {ex.qid for ex in examples})
     if already:
@@ -210,3 +216,18 @@ def cmd_eval_retrieval(args: argparse.Namespace) -> None:
     report = bench_retrieval(retriever, examples, k=args.k, progress=not args.quiet)
     print(HEADER.replace("recall@k", f"recall@{args.k}"))
     print(report.row(f"{args.retriever} {dataset.name}"))
+
+
+def cmd_report(args: argparse.Namespace) -> None:
+    """Summarise finished run logs again (the same table eval prints), e.g. for docs/results.md."""
+    from hopkit.evaluation.harness import format_report, summarize
+    from hopkit.evaluation.metrics import get_metric
+
+    for path in args.runs:
+        if not path.is_file():
+            raise InputError(f"no run log at {path}")
+        rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+        if args.n:
+            rows = rows[: args.n]
+        names = list(rows[0]["metrics"]) if rows else []
+        print(format_report(summarize(rows, [get_metric(n) for n in names], path), path.stem))

@@ -51,6 +51,11 @@ def build_parser() -> argparse.ArgumentParser:
     add_retrieval_flags(bench)
     bench.set_defaults(run=commands.cmd_eval_retrieval)
 
+    report = verbs.add_parser("report", help="the eval table of finished run logs")
+    report.add_argument("runs", type=Path, nargs="+")
+    report.add_argument("--n", type=int, default=None, help="first n rows only")
+    report.set_defaults(run=commands.cmd_report)
+
     serve = verbs.add_parser("serve", help="serve an index in the ColBERTv2 server format")
     serve.add_argument("--index", type=Path, required=True)
     serve.add_argument("--host", default="127.0.0.1")

@@ -38,7 +38,7 @@ def load_bundled(split: str) -> Dataset:
         for line in lines:
             row = json.loads(line)
             examples.append(make_example(row["qid"], row["question"], row["answers"], row["gold_pids"],
-                                         type=row["type"], hop_queries=row["hop_queries"]))
+                                         type=row["type"], hop_queries=row["hop_queries"], chain=row["chain"]))
     return Dataset(f"bundled:{split}", examples, Corpus.from_file(folder / "corpus.jsonl"), "bundled")
 
 

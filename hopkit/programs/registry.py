@@ -10,7 +10,10 @@ import dspy
 
 from hopkit.errors import InputError, UnknownNameError
 from hopkit.knobs import KNOBS
+from hopkit.data.examples import Dataset
 from hopkit.programs.baselines import NoR, OneR
+from hopkit.programs.ircot import IRCoT
+from hopkit.programs.ircot.demonstrations import build_demos
 from hopkit.reader.protocol import Reader
 from hopkit.retrieval.protocol import Retriever
 
@@ -23,19 +26,32 @@ class Method:
     needs_retriever: bool
     build: Callable[..., dspy.Module]
     needs_reader: bool = False
+    uses_demos: bool = False
 
 
 METHODS: dict[str, Method] = {
     m.name: m
     for m in [
-        Method("nor", "no retrieval, direct answer", None, False, lambda r, rd, **kw: NoR("direct", **kw)),
-        Method("nor-cot", "no retrieval, chain-of-thought answer", None, False, lambda r, rd, **kw: NoR("cot", **kw)),
+        Method("nor", "no retrieval, direct answer", None, False, lambda r, rd, t, **kw: NoR("direct", **kw)),
+        Method("nor-cot", "no retrieval, chain-of-thought answer", None, False,
+               lambda r, rd, t, **kw: NoR("cot", **kw)),
         Method("oner", "one retrieval with the question, direct answer", "oner", True,
-               lambda r, rd, **kw: OneR(r, reasoning="direct", **kw)),
+               lambda r, rd, t, **kw: OneR(r, reasoning="direct", **kw)),
         Method("oner-cot", "one retrieval with the question, chain-of-thought answer", "oner", True,
-               lambda r, rd, **kw: OneR(r, reasoning="cot", **kw)),
+               lambda r, rd, t, **kw: OneR(r, reasoning="cot", **kw)),
+        Method("ircot", "IRCoT: interleaved retrieval and reasoning, then a CoT reader", "ircot", True,
+               lambda r, rd, t, **kw: _ircot(r, t, **kw), uses_demos=True),
+        Method("ircot-direct", "IRCoT with a direct reader", "ircot", True,
+               lambda r, rd, t, **kw: _ircot(r, t, **{"reader": "direct", **kw}), uses_demos=True),
+        Method("ircot-noreader", "IRCoT without a separate reader (answer from the chain)", "ircot", True,
+               lambda r, rd, t, **kw: _ircot(r, t, **{"reader": "none", **kw}), uses_demos=True),
     ]
 }
+
+
+def _ircot(retriever: Retriever, train: Dataset | None, m_distractors: int = 2, **knobs: Any) -> IRCoT:
+    demos = build_demos(train.examples, train.corpus, m_distractors=m_distractors) if train else None
+    return IRCoT(retriever, demos=demos, **knobs)
 
 
 def get_method(name: str) -> Method:
@@ -45,8 +61,11 @@ def get_method(name: str) -> Method:
 
 
 def build_program(name: str, retriever: Retriever | None = None, reader: Reader | None = None,
-                  **knobs: Any) -> dspy.Module:
-    """The named method over the given retriever and reader, with knob overrides validated."""
+                  train: Dataset | None = None, **knobs: Any) -> dspy.Module:
+    """The named method over the given retriever and reader, with knob overrides validated.
+
+    ``train`` (examples and their corpus) supplies in-context demonstrations to methods that use them.
+    """
     method = get_method(name)
     declared = KNOBS.get(method.knob_group or "", {})
     unknown = sorted(set(knobs) - set(declared))
@@ -56,4 +75,4 @@ def build_program(name: str, retriever: Retriever | None = None, reader: Reader 
         raise InputError(f"method {name!r} needs a retriever")
     if method.needs_reader and reader is None:
         raise InputError(f"method {name!r} needs a reader")
-    return method.build(retriever, reader, **{k: declared[k].check(v) for k, v in knobs.items()})
+    return method.build(retriever, reader, train, **{k: declared[k].check(v) for k, v in knobs.items()})

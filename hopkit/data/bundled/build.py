@@ -12,7 +12,7 @@ from hopkit.data.bundled.questions import Question, ask_questions
 from hopkit.data.bundled.world import World, WorldSize, build_world
 from hopkit.data.corpus import Corpus
 
-BUNDLED_VERSION = 1
+BUNDLED_VERSION = 2  # 2: questions carry a reasoning chain
 SPLITS = ("train", "dev", "test")
 
 

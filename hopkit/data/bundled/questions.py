@@ -21,10 +21,12 @@ class Question:
     gold_pids: list[str]
     kind: str
     hop_queries: list[str]
+    chain: list[str]  # a reasoning chain, one sentence per hop, ending "So the answer is: ..."
 
     def to_dict(self) -> dict:
         return {"qid": self.qid, "question": self.question, "answers": self.answers,
-                "gold_pids": self.gold_pids, "type": self.kind, "hop_queries": self.hop_queries}
+                "gold_pids": self.gold_pids, "type": self.kind, "hop_queries": self.hop_queries,
+                "chain": self.chain}
 
 
 def _aliases(e: Entity) -> list[str]:
@@ -43,14 +45,18 @@ class _Asker:
         city = self.ix[person.facts["birth_city"]]
         return Question("", f"In which city was the creator of the {work.facts['kind']} {work.name} born?",
                         _aliases(city), [work.pid, person.pid], "bridge",
-                        [f"Who created {work.name}?", f"Where was {person.name} born?"])
+                        [f"Who created {work.name}?", f"Where was {person.name} born?"],
+                        [f"{work.name} was {work.facts['verb']} by {person.name}.",
+                         f"{person.name} was born in {city.name}.", f"So the answer is: {city.name}."])
 
     def bridge_founder_birth_year(self) -> Question:
         org = self.rng.choice(self.w.orgs)
         person = self.ix[org.facts["founder"]]
         return Question("", f"In what year was the founder of {org.name} born?", [str(person.facts["born"])],
                         [org.pid, person.pid], "bridge",
-                        [f"Who founded {org.name}?", f"When was {person.name} born?"])
+                        [f"Who founded {org.name}?", f"When was {person.name} born?"],
+                        [f"{org.name} was founded by {person.name}.", f"{person.name} was born in {person.facts['born']}.",
+                         f"So the answer is: {person.facts['born']}."])
 
     def bridge_publisher_city(self) -> Question:
         work = self.rng.choice(self.w.works)
@@ -58,7 +64,9 @@ class _Asker:
         city = self.ix[org.facts["headquarters"]]
         return Question("", f"In which city is the headquarters of the publisher of {work.name}?",
                         _aliases(city), [work.pid, org.pid], "bridge",
-                        [f"Who published {work.name}?", f"Where is {org.name} headquartered?"])
+                        [f"Who published {work.name}?", f"Where is {org.name} headquartered?"],
+                        [f"{work.name} was published by {org.name}.", f"{org.name} is headquartered in {city.name}.",
+                         f"So the answer is: {city.name}."])
 
     def compositional_creator_country(self) -> Question:
         work = self.rng.choice(self.w.works)
@@ -67,7 +75,9 @@ class _Asker:
         country = self.ix[city.facts["country"]]
         return Question("", f"In which country was the creator of {work.name} born?", _aliases(country),
                         [work.pid, person.pid, city.pid], "compositional-3hop",
-                        [f"Who created {work.name}?", f"Where was {person.name} born?", f"Which country is {city.name} in?"])
+                        [f"Who created {work.name}?", f"Where was {person.name} born?", f"Which country is {city.name} in?"],
+                        [f"{work.name} was created by {person.name}.", f"{person.name} was born in {city.name}.",
+                         f"{city.name} is a city in {country.name}.", f"So the answer is: {country.name}."])
 
     def compositional_publisher_founder_city(self) -> Question:
         work = self.rng.choice(self.w.works)
@@ -76,7 +86,9 @@ class _Asker:
         city = self.ix[person.facts["birth_city"]]
         return Question("", f"Where was the founder of the company that published {work.name} born?",
                         _aliases(city), [work.pid, org.pid, person.pid], "compositional-3hop",
-                        [f"Who published {work.name}?", f"Who founded {org.name}?", f"Where was {person.name} born?"])
+                        [f"Who published {work.name}?", f"Who founded {org.name}?", f"Where was {person.name} born?"],
+                        [f"{work.name} was published by {org.name}.", f"{org.name} was founded by {person.name}.",
+                         f"{person.name} was born in {city.name}.", f"So the answer is: {city.name}."])
 
     def compositional_4hop(self) -> Question:
         work = self.rng.choice(self.w.works)
@@ -87,7 +99,10 @@ class _Asker:
         return Question("", f"In which country was the founder of the publisher of {work.name} born?",
                         _aliases(country), [work.pid, org.pid, person.pid, city.pid], "compositional-4hop",
                         [f"Who published {work.name}?", f"Who founded {org.name}?",
-                         f"Where was {person.name} born?", f"Which country is {city.name} in?"])
+                         f"Where was {person.name} born?", f"Which country is {city.name} in?"],
+                        [f"{work.name} was published by {org.name}.", f"{org.name} was founded by {person.name}.",
+                         f"{person.name} was born in {city.name}.", f"{city.name} is a city in {country.name}.",
+                         f"So the answer is: {country.name}."])
 
     def comparison_born_first(self) -> Question:
         a, b = self.rng.sample(self.w.people, 2)
@@ -95,7 +110,9 @@ class _Asker:
             a, b = self.rng.sample(self.w.people, 2)
         first = a if a.facts["born"] < b.facts["born"] else b
         return Question("", f"Who was born first, {a.name} or {b.name}?", [first.name], [a.pid, b.pid],
-                        "comparison", [f"When was {a.name} born?", f"When was {b.name} born?"])
+                        "comparison", [f"When was {a.name} born?", f"When was {b.name} born?"],
+                        [f"{a.name} was born in {a.facts['born']}.", f"{b.name} was born in {b.facts['born']}.",
+                         f"Thus {first.name} was born first.", f"So the answer is: {first.name}."])
 
     def comparison_founded_first(self) -> Question:
         a, b = self.rng.sample(self.w.orgs, 2)
@@ -103,15 +120,21 @@ class _Asker:
             a, b = self.rng.sample(self.w.orgs, 2)
         first = a if a.facts["founded"] < b.facts["founded"] else b
         return Question("", f"Which was founded earlier, {a.name} or {b.name}?", [first.name], [a.pid, b.pid],
-                        "comparison", [f"When was {a.name} founded?", f"When was {b.name} founded?"])
+                        "comparison", [f"When was {a.name} founded?", f"When was {b.name} founded?"],
+                        [f"{a.name} was founded in {a.facts['founded']}.", f"{b.name} was founded in {b.facts['founded']}.",
+                         f"Thus {first.name} was founded earlier.", f"So the answer is: {first.name}."])
 
     def yes_no_same_occupation(self) -> Question:
         a = self.rng.choice(self.w.people)
         same = self.rng.random() < 0.5
         pool = [p for p in self.w.people if (p.facts["occupation"] == a.facts["occupation"]) == same and p is not a]
         b = self.rng.choice(pool)
+        occupation_a, occupation_b = a.facts["occupation"], b.facts["occupation"]
         return Question("", f"Are {a.name} and {b.name} of the same occupation?", ["yes" if same else "no"],
-                        [a.pid, b.pid], "yes-no", [f"What was {a.name}'s occupation?", f"What was {b.name}'s occupation?"])
+                        [a.pid, b.pid], "yes-no", [f"What was {a.name}'s occupation?", f"What was {b.name}'s occupation?"],
+                        [f"{a.name} is a {occupation_a}.", f"{b.name} is a {occupation_b}.",
+                         f"Thus they {'share' if same else 'do not share'} an occupation.",
+                         f"So the answer is: {'yes' if same else 'no'}."])
 
 
 # (weight, generator name): bridge and compositional questions dominate, as in the papers' datasets.
@@ -132,5 +155,5 @@ def ask_questions(world: World, rng: random.Random, n: int) -> list[Question]:
         if q.question in seen or len(set(q.gold_pids)) < len(q.gold_pids):
             continue
         seen.add(q.question)
-        out.append(Question(f"hk{len(out):05d}", q.question, q.answers, q.gold_pids, q.kind, q.hop_queries))
+        out.append(Question(f"hk{len(out):05d}", q.question, q.answers, q.gold_pids, q.kind, q.hop_queries, q.chain))
     return out

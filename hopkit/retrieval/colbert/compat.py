@@ -58,6 +58,18 @@ def single_process_training() -> Iterator[None]:
         RunSettings.script_name_ = original_script_name
 
 
+@contextmanager
+def quiet() -> Iterator[None]:
+    """colbert-ai prints its settings and progress to stdout even at verbose=0; keep loads and searches silent."""
+    import contextlib
+    import io
+    import warnings
+
+    with contextlib.redirect_stdout(io.StringIO()), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        yield
+
+
 def run_config(root: Path, experiment: str) -> Any:
     from colbert.infra import RunConfig
 

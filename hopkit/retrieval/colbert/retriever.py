@@ -10,7 +10,7 @@ from pathlib import Path
 from hopkit.data.corpus import Corpus
 from hopkit.data.passage import Passage
 from hopkit.errors import InputError, MissingArtifactError
-from hopkit.retrieval.colbert.compat import run_config
+from hopkit.retrieval.colbert.compat import quiet, run_config
 from hopkit.retrieval.colbert.index import PLAID_FOLDER, colbert_text
 from hopkit.retrieval.staging import MANIFEST
 
@@ -33,7 +33,7 @@ class ColBERTRetriever:
         self.folder = folder
         self.corpus = Corpus.from_file(folder / "corpus.jsonl")
         self._lock = threading.Lock()
-        with Run().context(run_config(folder / "colbert-run", "search")):
+        with Run().context(run_config(folder / "colbert-run", "search")), quiet():
             self._searcher = Searcher(index=str(folder / PLAID_FOLDER), checkpoint=self.manifest["checkpoint"],
                                       collection=[colbert_text(p) for p in self.corpus],
                                       config=ColBERTConfig(), verbose=0)
@@ -49,7 +49,8 @@ class ColBERTRetriever:
             if len(queries) == 1:
                 results = [self._searcher.search(queries[0], k=k)]
             else:
-                ranking = self._searcher.search_all(dict(enumerate(queries)), k=k)
+                with quiet():
+                    ranking = self._searcher.search_all(dict(enumerate(queries)), k=k)
                 results = [tuple(zip(*ranking.data[i])) if ranking.data.get(i) else ((), (), ())
                            for i in range(len(queries))]
         return [[self.corpus.at(int(pid)).ranked(rank=int(rank), score=float(score))

@@ -1,0 +1,126 @@
+"""IRCoT as a DSPy module: retrieve K with the question, then alternate one reasoning sentence and
+a retrieval with that sentence, until "answer is" or the step limit; then a separate reader."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import dspy
+
+from hopkit.data.passage import Passage
+from hopkit.knobs import knob
+from hopkit.lm.usage import current_usage
+from hopkit.programs.ircot.demonstrations import DemoSet
+from hopkit.programs.ircot.sentences import extract_answer, first_sentence, says_answer
+from hopkit.programs.prediction import hop_prediction
+from hopkit.retrieval.protocol import Retriever
+from hopkit.signatures import ContextAnswer
+from hopkit.signatures.ircot import ChainAnswer, NextReasoningSentence
+
+ReaderMode = Literal["cot", "direct", "none"]
+
+
+class _Collection:
+    """Paragraphs collected for one question, deduplicated, capped, formatted once each."""
+
+    def __init__(self, cap: int, max_words: int) -> None:
+        self.cap, self.max_words = cap, max_words
+        self.passages: list[Passage] = []
+        self.formatted: list[str] = []
+        self._seen: set[str] = set()
+
+    def add(self, passages: list[Passage]) -> list[str]:
+        added = []
+        for passage in passages:
+            if len(self.passages) >= self.cap:
+                break
+            if passage.pid in self._seen:
+                continue
+            self._seen.add(passage.pid)
+            self.passages.append(passage)
+            self.formatted.append(passage.as_context(self.max_words))
+            added.append(passage.pid)
+        return added
+
+
+def _usage_now() -> tuple[int, int, int]:
+    usage = current_usage()
+    return (usage.lm_calls, usage.prompt_tokens, usage.completion_tokens) if usage else (0, 0, 0)
+
+
+def _delta(before: tuple[int, int, int]) -> dict[str, int]:
+    after = _usage_now()
+    return {"lm_calls": after[0] - before[0], "prompt_tokens": after[1] - before[1],
+            "completion_tokens": after[2] - before[2]}
+
+
+class IRCoT(dspy.Module):
+    """Knobs (declared in hopkit/knobs.py): k, cap, max_steps, reader, m_distractors, max_words."""
+
+    def __init__(self, retriever: Retriever, k: int = knob("ircot", "k").default,
+                 cap: int = knob("ircot", "cap").default, max_steps: int = knob("ircot", "max_steps").default,
+                 reader: ReaderMode = knob("ircot", "reader").default, max_words: int = 80,
+                 demos: DemoSet | None = None) -> None:
+        super().__init__()
+        self.retriever = retriever
+        self.k = knob("ircot", "k").check(k)
+        self.cap = knob("ircot", "cap").check(cap)
+        self.max_steps = knob("ircot", "max_steps").check(max_steps)
+        self.reader_mode = knob("ircot", "reader").check(reader)
+        self.max_words = max_words
+        self.reason = dspy.Predict(NextReasoningSentence)
+        self.read_cot = dspy.Predict(ChainAnswer)
+        self.read_direct = dspy.Predict(ContextAnswer)
+        if demos is not None:
+            self.reason.demos, self.read_cot.demos, self.read_direct.demos = (
+                demos.reason, demos.cot_reader, demos.direct_reader)
+
+    def forward(self, question: str) -> dspy.Prediction:
+        collection = _Collection(self.cap, self.max_words)
+        retrieved_for: dict[str, list[Passage]] = {}  # per-question cache: a repeated query is not re-run
+
+        def retrieve(query: str) -> list[str]:
+            if query not in retrieved_for:
+                retrieved_for[query] = self.retriever.retrieve(query, self.k)
+            return collection.add(retrieved_for[query])
+
+        steps = [{"step": 0, "sentence": None, "query": question, "added": retrieve(question),
+                  "retrieved": [p.pid for p in retrieved_for[question]], "cost": {}}]
+        sentences: list[str] = []
+        stop = "max_steps"
+        for step in range(1, self.max_steps + 1):
+            before = _usage_now()
+            raw = self.reason(context=collection.formatted, question=question,
+                              reasoning_so_far=" ".join(sentences)).next_sentence
+            sentence = first_sentence(raw or "")
+            record = {"step": step, "sentence": sentence, "generated": raw, "query": None, "added": [],
+                      "retrieved": [], "cost": _delta(before)}
+            steps.append(record)
+            if not sentence:
+                stop = "empty_sentence"
+                break
+            sentences.append(sentence)
+            if says_answer(sentence):
+                stop = "answer_is"
+                break
+            record["query"] = sentence
+            record["added"] = retrieve(sentence)
+            record["retrieved"] = [p.pid for p in retrieved_for[sentence]]
+        answer, reader_trace = self._read(question, collection, sentences)
+        pids = [p.pid for p in collection.passages]
+        trace = {"method": "ircot", "k": self.k, "cap": self.cap, "max_steps": self.max_steps,
+                 "reader": self.reader_mode, "stop": stop, "steps": steps, "chain": sentences,
+                 "reader_output": reader_trace}
+        return hop_prediction(answer, citations=pids, retrieved=pids, trace=trace)
+
+    def _read(self, question: str, collection: _Collection, sentences: list[str]) -> tuple[str, dict]:
+        before = _usage_now()
+        if self.reader_mode == "none":  # ablation: the answer comes from the retrieval-time chain
+            answer, parsed = extract_answer(" ".join(sentences))
+            return answer, {"mode": "none", "parsed": parsed}
+        if self.reader_mode == "cot":
+            chain = self.read_cot(context=collection.formatted, question=question).reasoning_chain or ""
+            answer, parsed = extract_answer(chain)
+            return answer, {"mode": "cot", "generation": chain, "parsed": parsed, "cost": _delta(before)}
+        answer = self.read_direct(context=collection.formatted, question=question).answer or ""
+        return answer, {"mode": "direct", "generation": answer, "parsed": True, "cost": _delta(before)}
