@@ -46,6 +46,8 @@ KNOBS: dict[str, dict[str, Knob]] = {
         "reader": Knob("reader", "cot", "separate reader: cot, direct, or none (answer from the chain)",
                        choices=("cot", "direct", "none")),
         "m_distractors": Knob("m_distractors", 2, "distractors per demonstration (the paper's M)", 1, 3, 1),
+        "stop_on_repeat": Knob("stop_on_repeat", False, "also stop when a sentence repeats an earlier one "
+                               "(not in the paper, which stops only at 'answer is' or max_steps)", choices=(False, True)),
     },
 }
 

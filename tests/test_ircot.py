@@ -110,3 +110,12 @@ def test_registry_builds_variants_with_demos(bundled_dev):
     assert program.reader_mode == "none" and program.k == 2 and len(program.reason.demos) >= 1
     demo = program.reason.demos[0]
     assert demo.next_sentence and isinstance(demo.context, list)
+
+
+def test_stop_on_repeat_is_off_by_default_as_in_the_paper():
+    retriever = TableRetriever({}, default=["a"])
+    use_script([{"next_sentence": "Atlas is in Velmar."}] * 3 + [{"answer": "x"}])
+    assert IRCoT(retriever, k=1, max_steps=3, reader="direct")(question="Q?").trace["stop"] == "max_steps"
+    use_script([{"next_sentence": "Atlas is in Velmar."}] * 2 + [{"answer": "x"}])
+    prediction = IRCoT(retriever, k=1, max_steps=3, reader="direct", stop_on_repeat=True)(question="Q?")
+    assert prediction.trace["stop"] == "repeat" and prediction.trace["chain"] == ["Atlas is in Velmar."]

@@ -63,17 +63,19 @@ def load_dataset(spec: str) -> Dataset:
     return load_dataset_spec(spec)
 
 
-def parse_knobs(pairs: list[str]) -> dict[str, float | int | str]:
-    knobs: dict[str, float | int | str] = {}
+def parse_knobs(pairs: list[str]) -> dict[str, bool | float | int | str]:
+    knobs: dict[str, bool | float | int | str] = {}
     for pair in pairs:
         name, sep, value = pair.partition("=")
         if not sep or not name:
             raise InputError(f"--set expects name=value, got {pair!r}")
-        knobs[name] = _number(value)
+        knobs[name] = _value(value)
     return knobs
 
 
-def _number(value: str) -> float | int | str:
+def _value(value: str) -> bool | float | int | str:
+    if value.lower() in ("true", "false"):
+        return value.lower() == "true"
     for cast in (int, float):
         try:
             return cast(value)

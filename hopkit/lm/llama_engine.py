@@ -31,11 +31,13 @@ class LlamaCppEngine:
     """
 
     def __init__(self, model_path: str | Path, n_ctx: int = 8192, n_threads: int | None = None,
-                 n_gpu_layers: int = -1, seed: int = 0, score_ctx: int = 2048) -> None:
+                 n_gpu_layers: int = -1, seed: int = 0, score_ctx: int = 2048,
+                 prefix_cache_bytes: int = 2 << 30) -> None:
         self.model_path = str(model_path)
         n_threads = n_threads or os.cpu_count() or 1
         self.n_ctx, self.n_threads, self.n_gpu_layers, self.seed = n_ctx, n_threads, n_gpu_layers, seed
         self.score_ctx = score_ctx
+        self.prefix_cache_bytes = prefix_cache_bytes  # KV states kept by prompt prefix (shared demonstrations)
         self._lock = threading.Lock()
         self._contexts: dict[bool, Any] = {}
 
@@ -56,6 +58,10 @@ class LlamaCppEngine:
                     model_path=self.model_path, n_ctx=self.score_ctx if scoring else self.n_ctx,
                     n_threads=self.n_threads, n_gpu_layers=self.n_gpu_layers, seed=self.seed,
                     logits_all=scoring, verbose=False)
+                if not scoring and self.prefix_cache_bytes > 0:
+                    from llama_cpp.llama_cache import LlamaRAMCache
+
+                    self._contexts[scoring].set_cache(LlamaRAMCache(capacity_bytes=self.prefix_cache_bytes))
             except (ValueError, RuntimeError) as error:
                 raise MissingArtifactError(
                     f"llama.cpp could not load {self.model_path} ({error}); the file is not a valid GGUF model: "
@@ -103,7 +109,8 @@ class LlamaCppEngine:
 
     def dump_state(self) -> dict:
         return {"model_path": self.model_path, "n_ctx": self.n_ctx, "n_threads": self.n_threads,
-                "n_gpu_layers": self.n_gpu_layers, "seed": self.seed, "score_ctx": self.score_ctx}
+                "n_gpu_layers": self.n_gpu_layers, "seed": self.seed, "score_ctx": self.score_ctx,
+                "prefix_cache_bytes": self.prefix_cache_bytes}
 
     @classmethod
     def load_state(cls, state: dict) -> "LlamaCppEngine":

@@ -55,12 +55,12 @@ def _delta(before: tuple[int, int, int]) -> dict[str, int]:
 
 
 class IRCoT(dspy.Module):
-    """Knobs (declared in hopkit/knobs.py): k, cap, max_steps, reader, m_distractors, max_words."""
+    """Knobs (declared in hopkit/knobs.py): k, cap, max_steps, reader, m_distractors, stop_on_repeat."""
 
     def __init__(self, retriever: Retriever, k: int = knob("ircot", "k").default,
                  cap: int = knob("ircot", "cap").default, max_steps: int = knob("ircot", "max_steps").default,
                  reader: ReaderMode = knob("ircot", "reader").default, max_words: int = 80,
-                 demos: DemoSet | None = None) -> None:
+                 stop_on_repeat: bool = knob("ircot", "stop_on_repeat").default, demos: DemoSet | None = None) -> None:
         super().__init__()
         self.retriever = retriever
         self.k = knob("ircot", "k").check(k)
@@ -68,6 +68,7 @@ class IRCoT(dspy.Module):
         self.max_steps = knob("ircot", "max_steps").check(max_steps)
         self.reader_mode = knob("ircot", "reader").check(reader)
         self.max_words = max_words
+        self.stop_on_repeat = knob("ircot", "stop_on_repeat").check(bool(stop_on_repeat))
         self.reason = dspy.Predict(NextReasoningSentence)
         self.read_cot = dspy.Predict(ChainAnswer)
         self.read_direct = dspy.Predict(ContextAnswer)
@@ -98,6 +99,9 @@ class IRCoT(dspy.Module):
             steps.append(record)
             if not sentence:
                 stop = "empty_sentence"
+                break
+            if self.stop_on_repeat and sentence in sentences:
+                stop = "repeat"
                 break
             sentences.append(sentence)
             if says_answer(sentence):
