@@ -181,7 +181,7 @@ def cmd_ask(args: argparse.Namespace) -> None:
 
 
 def cmd_eval(args: argparse.Namespace) -> None:
-    from hopkit.evaluation.harness import evaluate, format_report
+    from hopkit.evaluation.harness import evaluate, format_report, format_rows
     from hopkit.evaluation.metrics import get_metric
     from hopkit.evaluation.run_log import RunLog
     from hopkit.programs.registry import get_method
@@ -203,6 +203,9 @@ def cmd_eval(args: argparse.Namespace) -> None:
     if already:
         print(f"resuming {out}: {already} of {len(examples)} questions already done")
     report = evaluate(program, examples, metrics, log, threads=args.threads, progress=not args.quiet)
+    if args.per_question:
+        wanted = {ex.qid for ex in examples}
+        print(format_rows([row for row in log.rows if row["qid"] in wanted]))
     print(format_report(report, f"{args.method} {dataset.name}"))
     print(f"rows: {out}")
 

@@ -87,6 +87,7 @@ def build_parser() -> argparse.ArgumentParser:
             verb.add_argument("--metrics", default="em,f1,cover_em,recall@15")
             verb.add_argument("--out", type=Path, default=None, help="JSONL of rows (resumed if it exists)")
             verb.add_argument("--quiet", action="store_true", help="no progress bar")
+            verb.add_argument("--per-question", action="store_true", help="print each question's scores and cost")
         verb.add_argument("--method", default="oner")
         verb.add_argument("--dataset", default="bundled:dev")
         verb.add_argument("--set", action="append", default=[], metavar="KNOB=VALUE", help="override a knob")

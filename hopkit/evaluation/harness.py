@@ -109,3 +109,14 @@ def format_report(report: EvalReport, label: str) -> str:
     if report.errors:
         lines.append("errors by kind: " + ", ".join(f"{k}: {v}" for k, v in report.errors.most_common()))
     return "\n".join(lines)
+
+
+def format_rows(rows: list[dict]) -> str:
+    """One line per question: its scores and what it cost."""
+    lines = []
+    for row in rows:
+        cost, scores = row["cost"], " ".join(f"{k}={v:.2f}" for k, v in row["metrics"].items())
+        error = f" error={row['error']['type']}" if row.get("error") else ""
+        lines.append(f"{row['qid']}: {scores} lm_calls={cost['lm_calls']} tok_in={cost['prompt_tokens']} "
+                     f"tok_out={cost['completion_tokens']} retrievals={cost['retrievals']} s={cost['seconds']:.1f}{error}")
+    return "\n".join(lines)
