@@ -216,9 +216,9 @@ def cmd_eval_retrieval(args: argparse.Namespace) -> None:
     dataset = load_dataset(args.dataset)
     examples = dataset.examples[: args.n] if args.n else dataset.examples
     retriever = load_retriever(args, dataset)
-    report = bench_retrieval(retriever, examples, k=args.k, progress=not args.quiet)
+    report = bench_retrieval(retriever, examples, k=args.k, progress=not args.quiet, queries=args.queries)
     print(HEADER.replace("recall@k", f"recall@{args.k}"))
-    print(report.row(f"{args.retriever} {dataset.name}"))
+    print(report.row(f"{args.retriever} {dataset.name} ({args.queries})"))
 
 
 def cmd_report(args: argparse.Namespace) -> None:

@@ -48,6 +48,8 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--n", type=int, default=None)
     bench.add_argument("--k", type=int, default=15)
     bench.add_argument("--quiet", action="store_true")
+    bench.add_argument("--queries", default="question", choices=["question", "hops"],
+                       help="question: OneR's query; hops: the bundled single-hop queries, one gold paragraph each")
     add_retrieval_flags(bench)
     bench.set_defaults(run=commands.cmd_eval_retrieval)
 
