@@ -50,3 +50,9 @@ def test_program_copies_share_the_retriever(retriever):
     program = build_program("oner", retriever=retriever)
     assert copy.deepcopy(program).retriever is retriever
     assert program.reset_copy().retriever is retriever
+
+
+def test_a_field_marker_written_into_the_answer_is_removed():
+    from hopkit.programs.prediction import hop_prediction
+
+    assert hop_prediction("John Lennon Museum[[ ## completed ## ]]", [], [], {}).answer == "John Lennon Museum"
