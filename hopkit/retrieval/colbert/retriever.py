@@ -37,6 +37,7 @@ class ColBERTRetriever:
             self._searcher = Searcher(index=str(folder / PLAID_FOLDER), checkpoint=self.manifest["checkpoint"],
                                       collection=[colbert_text(p) for p in self.corpus],
                                       config=ColBERTConfig(), verbose=0)
+            self._searcher.search("warm up", k=1)  # loads extensions and prints colbert-ai's one-time notices here
 
     def retrieve(self, query: str, k: int) -> list[Passage]:
         return self.retrieve_batch([query], k)[0]
