@@ -60,6 +60,8 @@ def evaluate(program: Callable[..., dspy.Prediction], examples: Sequence[dspy.Ex
     bar = tqdm(total=len(examples), initial=len(examples) - len(pending), disable=not progress,
                desc="eval", unit="q", dynamic_ncols=True)
     lead = metrics[0].name if metrics else None
+    scored = [r["metrics"][lead] for r in log.rows if r["qid"] in wanted] if lead else []
+    lead_total, lead_count = sum(scored), len(scored)  # a running mean, not a rescan of the log per question
     threads = max(1, threads)
     queue = iter(pending)
     pool = ThreadPoolExecutor(max_workers=threads)
@@ -75,11 +77,12 @@ def evaluate(program: Callable[..., dspy.Prediction], examples: Sequence[dspy.Ex
             finished, _ = wait(running, return_when=FIRST_COMPLETED)
             for future in finished:  # written as each finishes: a kill loses nothing finished
                 running.discard(future)
-                log.append(future.result())
+                row = future.result()
+                log.append(row)
                 bar.update(1)
                 if lead:
-                    rows = [r for r in log.rows if r["qid"] in wanted]
-                    bar.set_postfix({lead: f"{sum(r['metrics'][lead] for r in rows) / len(rows):.3f}"})
+                    lead_total, lead_count = lead_total + row["metrics"][lead], lead_count + 1
+                    bar.set_postfix({lead: f"{lead_total / lead_count:.3f}"})
             top_up()
     except BaseException:  # Ctrl-C: questions not started yet are dropped, not run
         pool.shutdown(wait=False, cancel_futures=True)
