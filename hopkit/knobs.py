@@ -49,6 +49,18 @@ KNOBS: dict[str, dict[str, Knob]] = {
         "stop_on_repeat": Knob("stop_on_repeat", False, "also stop when a sentence repeats an earlier one "
                                "(not in the paper, which stops only at 'answer is' or max_steps)", choices=(False, True)),
     },
+    "searchain": {
+        "theta": Knob("theta", 0.82, "reader confidence above which a disagreeing reference corrects a node, on a "
+                      "probability scale; the paper's 1.5 on DPR's relevance logit is sigmoid(1.5) = 0.82", 0.0, 1.0),
+        "alpha": Knob("alpha", 0.35, "ROUGE-L between a long-form answer and its document below which they "
+                      "disagree (0.35 in the paper)", 0.0, 1.0),
+        "r_max": Knob("r_max", 5, "most rounds of LM-IR interaction (5 in the paper)", 1, 10, 1),
+        "k": Knob("k", 1, "documents retrieved per node; the reader reads them all (top-1 in the paper)", 1, 5, 1),
+        "dup_threshold": Knob("dup_threshold", 0.9, "ROUGE-L between two queries at or above which the later one "
+                              "counts as already processed", 0.5, 1.0),
+        "answer_form": Knob("answer_form", "short", "short: verify by containment of the reader's answer; long: by "
+                            "ROUGE-L against alpha", choices=("short", "long")),
+    },
 }
 
 

@@ -14,6 +14,8 @@ from hopkit.data.examples import Dataset
 from hopkit.programs.baselines import NoR, OneR
 from hopkit.programs.ircot import IRCoT
 from hopkit.programs.ircot.demonstrations import build_demos
+from hopkit.programs.searchain import SearChain
+from hopkit.programs.searchain.demonstrations import build_chain_demos
 from hopkit.reader.protocol import Reader
 from hopkit.retrieval.protocol import Retriever
 
@@ -45,6 +47,14 @@ METHODS: dict[str, Method] = {
                lambda r, rd, t, **kw: _ircot(r, t, **{"reader": "direct", **kw}), uses_demos=True),
         Method("ircot-noreader", "IRCoT without a separate reader (answer from the chain)", "ircot", True,
                lambda r, rd, t, **kw: _ircot(r, t, **{"reader": "none", **kw}), uses_demos=True),
+        Method("searchain", "SearChain: Chain-of-Query verified and completed by IR, traced final content",
+               "searchain", True, lambda r, rd, t, **kw: _searchain(r, rd, t, **kw), needs_reader=True, uses_demos=True),
+        Method("searchain-noir", "SearChain without IR: one Chain-of-Query, its own answer", "searchain", False,
+               lambda r, rd, t, **kw: _searchain(None, None, t, use_ir=False, **kw), uses_demos=True),
+        Method("searchain-noverify", "SearChain without verification (completion only)", "searchain", True,
+               lambda r, rd, t, **kw: _searchain(r, rd, t, verify=False, **kw), needs_reader=True, uses_demos=True),
+        Method("searchain-nocomplete", "SearChain without completion (verification only)", "searchain", True,
+               lambda r, rd, t, **kw: _searchain(r, rd, t, complete=False, **kw), needs_reader=True, uses_demos=True),
     ]
 }
 
@@ -52,6 +62,11 @@ METHODS: dict[str, Method] = {
 def _ircot(retriever: Retriever, train: Dataset | None, m_distractors: int = 2, **knobs: Any) -> IRCoT:
     demos = build_demos(train.examples, train.corpus, m_distractors=m_distractors) if train else None
     return IRCoT(retriever, demos=demos, **knobs)
+
+
+def _searchain(retriever: Retriever | None, reader: Reader | None, train: Dataset | None, **knobs: Any) -> SearChain:
+    demos = build_chain_demos(train.examples, train.corpus) if train else None
+    return SearChain(retriever, reader, demos=demos, **knobs)
 
 
 def get_method(name: str) -> Method:

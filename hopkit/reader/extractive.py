@@ -32,6 +32,7 @@ class ExtractiveReader:
                 f"no question-answering model at {model!r} ({error.__class__.__name__}); give a local folder or, "
                 "online, a hub name such as facebook/dpr-reader-single-nq-base") from None
         self.is_dpr = config.model_type == "dpr"
+        self.confidence_scale = "logit" if self.is_dpr else "probability"
         dtype = torch.float16 if self.device.startswith("cuda") else torch.float32
         if self.is_dpr:
             from transformers import DPRReader, DPRReaderTokenizerFast

@@ -21,6 +21,8 @@ class LMReader(dspy.Module):
     reader's job is to point at evidence. Works with any LM that returns log-probabilities.
     """
 
+    confidence_scale = "probability"
+
     def __init__(self, max_words: int = 200) -> None:
         super().__init__()
         self.extract = dspy.Predict(ExtractAnswerSpan)

@@ -30,6 +30,11 @@ class Span:
 
 @runtime_checkable
 class Reader(Protocol):
+    """``confidence_scale`` says what ``Span.score`` is: "probability" (in [0, 1]) or "logit" (unbounded,
+    e.g. DPR's relevance score); programs with a confidence threshold map logits through a sigmoid."""
+
+    confidence_scale: str
+
     def read(self, question: str, passages: Sequence[Passage]) -> Span: ...
 
     def read_batch(self, items: Sequence[tuple[str, Sequence[Passage]]]) -> list[Span]: ...

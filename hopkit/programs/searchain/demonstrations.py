@@ -1,0 +1,44 @@
+"""In-context demonstrations of Chain-of-Query from a training split, in the project's own words.
+
+Three demonstrations show the three situations the planner meets: a chain it can solve to the end,
+a first round where it marks the query it cannot answer as unsolved, and the next round, where a
+reference completed that query and the chain is rebuilt to the final answer.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import dspy
+
+from hopkit.data.corpus import Corpus
+from hopkit.errors import InputError
+from hopkit.programs.searchain import feedback
+from hopkit.programs.searchain.chain_text import render_chain
+from hopkit.signatures.searchain import QueryNode
+
+
+def build_chain_demos(train: Sequence[dspy.Example], corpus: Corpus, max_words: int = 80) -> list[dspy.Example]:
+    usable = [ex for ex in train if getattr(ex, "hop_queries", None) and getattr(ex, "chain", None)
+              and len(ex.hop_queries) == len(ex.chain) - 1 and all(pid in corpus for pid in ex.gold_pids)]
+    solved = next((ex for ex in usable if len(ex.hop_queries) >= 3), None)
+    bridge = next((ex for ex in usable if len(ex.hop_queries) == 2 and len(ex.gold_pids) == 2), None)
+    if solved is None or bridge is None:
+        raise InputError("SearChain demonstrations need training examples with hop queries and a reasoning chain "
+                         "(e.g. bundled:train)")
+    demos = [dspy.Example(question=solved.question, feedback=[], chain=_nodes(solved),
+                          final_answer=solved.answers[0]).with_inputs("question", "feedback")]
+    full = _nodes(bridge)
+    first_round = [full[0], QueryNode(query=full[1].query, answer=None, unsolved=True)]
+    demos.append(dspy.Example(question=bridge.question, feedback=[], chain=first_round,
+                              final_answer="").with_inputs("question", "feedback"))
+    told = feedback.completion(bridge.question, full[1].query, bridge.answers[0], corpus[bridge.gold_pids[1]],
+                               max_words)
+    demos.append(dspy.Example(question=bridge.question,
+                              feedback=[feedback.previous_chain(1, render_chain(first_round)), told],
+                              chain=full, final_answer=bridge.answers[0]).with_inputs("question", "feedback"))
+    return demos
+
+
+def _nodes(example: dspy.Example) -> list[QueryNode]:
+    return [QueryNode(query=q, answer=sentence, unsolved=False) for q, sentence in zip(example.hop_queries, example.chain)]

@@ -1,0 +1,45 @@
+"""IR's decision for one node of a Chain-of-Query (the paper's Algorithm 1, function IR)."""
+
+from __future__ import annotations
+
+import math
+from typing import Literal
+
+from hopkit.evaluation.metrics import rouge_l
+from hopkit.evaluation.normalize import normalize_answer
+from hopkit.programs.searchain.tree import COMPLETED, CORRECTED, PASS, UNSOLVED_KEPT
+
+AnswerForm = Literal["short", "long"]
+
+
+def disagrees(lm_answer: str, reader_answer: str, document: str, answer_form: AnswerForm, alpha: float) -> bool:
+    """Short answers: the reader's answer does not appear in the LM's. Long-form answers: ROUGE-L
+    between the LM's answer and the document is below alpha. An empty reader answer cannot disagree."""
+    if answer_form == "long":
+        return rouge_l(lm_answer, document) < alpha
+    reader_norm = normalize_answer(reader_answer)
+    if not reader_norm:
+        return False
+    return f" {reader_norm} " not in f" {normalize_answer(lm_answer)} "
+
+
+def judge(unsolved: bool, lm_answer: str, reader_answer: str, confidence: float | None, document: str, *,
+          theta: float, alpha: float, answer_form: AnswerForm, verify: bool = True, complete: bool = True) -> str:
+    """The node's action: completion for every unsolved node whatever the confidence; correction
+    only when the reader is confident (f > theta) and disagrees; otherwise the node passes."""
+    if unsolved:
+        return COMPLETED if complete else UNSOLVED_KEPT
+    if verify and confidence is not None and confidence > theta and disagrees(
+            lm_answer, reader_answer, document, answer_form, alpha):
+        return CORRECTED
+    return PASS
+
+
+def probability_confidence(score: float | None, scale: str) -> float | None:
+    """Reader confidence on one scale, so that one theta serves every reader: a logit (DPR's
+    relevance score, as in the paper) goes through a sigmoid; a probability stays as it is."""
+    if score is None:
+        return None
+    if scale == "logit":
+        return 1.0 / (1.0 + math.exp(-score))
+    return score

@@ -1,0 +1,180 @@
+"""SearChain as a DSPy module (Xu et al., Search-in-the-Chain, Algorithm 1).
+
+Each round the LM plans a whole Chain-of-Query; IR walks its nodes in order, skipping queries
+processed before: it retrieves the top-k documents for the node's query and the reader answers
+from them. An unsolved node always gets completion feedback; a solved node gets verification
+feedback only when the reader is confident (f > theta) and disagrees. The first feedback ends
+the round and the LM rebuilds the chain; rounds stop when a whole chain passes or after r_max.
+Every node IR processed joins the correct reasoning path with its supporting document, and the
+final content is written from that path with reference marks.
+"""
+
+from __future__ import annotations
+
+import re
+
+import dspy
+from dspy.utils.exceptions import AdapterParseError
+
+from hopkit.data.passage import Passage
+from hopkit.knobs import knob
+from hopkit.programs.prediction import hop_prediction
+from hopkit.programs.searchain import feedback
+from hopkit.programs.searchain.chain_text import parse_chain_text, render_chain
+from hopkit.programs.searchain.judgment import AnswerForm, judge, probability_confidence
+from hopkit.programs.searchain.processed import ProcessedQueries
+from hopkit.programs.searchain.tree import (COMPLETED, CORRECTED, DUPLICATE, NO_IR, PASS, ROOT, UNSOLVED_KEPT,
+                                            ReasoningTree, TreeNode)
+from hopkit.reader.protocol import Reader
+from hopkit.retrieval.protocol import Retriever
+from hopkit.signatures.searchain import ChainOfQuery, QueryNode, TraceWithReferences
+
+_SOURCE = {PASS: "lm", CORRECTED: "corrected", COMPLETED: "completed", UNSOLVED_KEPT: "unsolved"}
+_REFERENCE = re.compile(r"\[(\d+)\]")
+
+
+def _k(name: str):
+    return knob("searchain", name)
+
+
+class SearChain(dspy.Module):
+    """Knobs (declared in hopkit/knobs.py): theta, alpha, r_max, k, dup_threshold, answer_form.
+
+    Variants: ``use_ir=False`` (one chain, no IR), ``verify=False`` (no correction),
+    ``complete=False`` (unsolved nodes are not completed).
+    """
+
+    def __init__(self, retriever: Retriever | None, reader: Reader | None, theta: float = _k("theta").default,
+                 alpha: float = _k("alpha").default, r_max: int = _k("r_max").default, k: int = _k("k").default,
+                 dup_threshold: float = _k("dup_threshold").default,
+                 answer_form: AnswerForm = _k("answer_form").default, use_ir: bool = True, verify: bool = True,
+                 complete: bool = True, max_words: int = 120, demos: list[dspy.Example] | None = None) -> None:
+        super().__init__()
+        if use_ir and (retriever is None or reader is None):
+            raise ValueError("SearChain with IR needs a retriever and a reader (use_ir=False runs without)")
+        self.retriever, self.reader = retriever, reader
+        self.theta, self.alpha = _k("theta").check(theta), _k("alpha").check(alpha)
+        self.r_max, self.k = _k("r_max").check(r_max), _k("k").check(k)
+        self.dup_threshold = _k("dup_threshold").check(dup_threshold)
+        self.answer_form = _k("answer_form").check(answer_form)
+        self.use_ir, self.verify, self.complete = use_ir, verify, complete
+        self.max_words = max_words
+        self.plan = dspy.Predict(ChainOfQuery)
+        self.trace_answer = dspy.Predict(TraceWithReferences)
+        if demos:
+            self.plan.demos = list(demos)
+
+    @property
+    def variant(self) -> str:
+        if not self.use_ir:
+            return "without IR"
+        off = [name for name, on in (("verification", self.verify), ("completion", self.complete)) if not on]
+        return "without " + " and ".join(off) if off else "full"
+
+    def forward(self, question: str) -> dspy.Prediction:
+        tree = ReasoningTree(question)
+        processed = ProcessedQueries(self.dup_threshold)
+        path: list[TreeNode] = []  # the correct reasoning path R, in the order IR recorded it
+        documents: dict[str, Passage] = {}
+        retrieved: list[str] = []
+        messages: list[str] = []
+        attach_to, finished, final_answer = ROOT, False, ""
+        for round_ in range(1, self.r_max + 1):
+            chain, final_answer, parse = self._plan(question, messages)
+            branch = tree.add_branch(round_, chain, attach_to, final_answer, parse)
+            if not self.use_ir:
+                for node in branch:
+                    node.action = NO_IR
+                finished = True
+                break
+            if parse == "unreadable":
+                messages.append(feedback.unreadable(question))
+                continue
+            identified = self._traverse(question, branch, processed, path, documents, retrieved)
+            if identified is None:
+                finished = True
+                break
+            node, message = identified
+            messages += [feedback.previous_chain(round_, render_chain(chain, final_answer)), message]
+            attach_to = node.id
+        answer, content, references = self._final(question, tree, path, final_answer)
+        citations = list(dict.fromkeys(node.pid for node in path if node.pid))
+        sources = [_SOURCE.get(node.action, node.action) for node in path]
+        trace = {
+            "method": "searchain", "variant": self.variant, "theta": self.theta, "alpha": self.alpha,
+            "r_max": self.r_max, "k": self.k, "answer_form": self.answer_form, "finished": finished,
+            "tree": tree.to_dict(), "path": [node.id for node in path], "final_content": content,
+            "references": references,
+            "stats": {"rounds": len(tree.branches), "skc": len(references),
+                      "unreadable_chains": sum(b.parse == "unreadable" for b in tree.branches),
+                      "fallback_parses": sum(b.parse == "fallback" for b in tree.branches),
+                      "trace_parse_failures": tree.trace_parse_failures,
+                      "path_nodes": len(path), "from_lm": sources.count("lm"),
+                      "corrected_by_ir": sources.count("corrected"), "completed_by_ir": sources.count("completed")},
+        }
+        return hop_prediction(answer, citations=citations, retrieved=retrieved, trace=trace)
+
+    def _plan(self, question: str, messages: list[str]) -> tuple[list[QueryNode], str, str]:
+        """The LM's chain; the tolerant text parser reads what the typed parser rejects."""
+        adapter = dspy.ChatAdapter(use_json_adapter_fallback=False)  # our parser is the fallback, not a 2nd call
+        try:
+            with dspy.context(adapter=adapter):
+                out = self.plan(question=question, feedback=list(messages))
+            chain = [node for node in (out.chain or []) if node.query.strip()]
+            return chain, (out.final_answer or "").strip(), "typed" if chain else "unreadable"
+        except AdapterParseError as error:
+            chain, final_answer = parse_chain_text(str(error.lm_response or ""))
+            return chain, final_answer, "fallback" if chain else "unreadable"
+
+    def _traverse(self, question: str, branch: list[TreeNode], processed: ProcessedQueries, path: list[TreeNode],
+                  documents: dict[str, Passage], retrieved: list[str]) -> tuple[TreeNode, str] | None:
+        """IR over one chain; returns the node that needs feedback and the message, or None if all pass."""
+        scale = getattr(self.reader, "confidence_scale", "probability")
+        for node in branch:
+            seen = processed.match(node.query)
+            if seen is not None:
+                node.action, node.duplicate_of = DUPLICATE, seen
+                continue
+            passages = self.retriever.retrieve(node.query, self.k)
+            retrieved.extend(p.pid for p in passages if p.pid not in retrieved)
+            span = self.reader.read(node.query, passages) if passages else None
+            by_pid = {p.pid: p for p in passages}
+            document = by_pid.get(span.pid) if span is not None and span.pid in by_pid else (passages or [None])[0]
+            node.reader_answer = span.text if span is not None else ""
+            node.confidence = probability_confidence(span.score if span is not None else None, scale)
+            node.pid = document.pid if document is not None else None
+            if document is not None:
+                documents[document.pid] = document
+            node.action = judge(node.unsolved, node.lm_answer, node.reader_answer, node.confidence,
+                                document.text if document is not None else "", theta=self.theta, alpha=self.alpha,
+                                answer_form=self.answer_form, verify=self.verify, complete=self.complete)
+            processed.add(node.query, node.id)
+            path.append(node)
+            if node.action == COMPLETED and document is not None:
+                return node, feedback.completion(question, node.query, node.reader_answer, document, self.max_words)
+            if node.action == CORRECTED:
+                return node, feedback.correction(question, node.query, node.reader_answer, document, self.max_words)
+        return None
+
+    def _final(self, question: str, tree: ReasoningTree, path: list[TreeNode],
+               chain_answer: str) -> tuple[str, str, list[int]]:
+        """Tracing: the final content from the correct path's query-answer pairs, with reference marks."""
+        if not path:  # nothing verified (the variant without IR): the chain's own answer
+            last = tree.branches[-1] if tree.branches else None
+            nodes = [tree.nodes[i] for i in last.node_ids] if last else []
+            fallback = chain_answer or next((n.lm_answer for n in reversed(nodes) if n.lm_answer), "")
+            return fallback, "", []
+        pairs = [f"[{n}] {node.query} -> {_path_answer(node) or 'unknown'}" for n, node in enumerate(path, start=1)]
+        try:
+            out = self.trace_answer(question=question, verified_pairs=pairs)
+            content, answer = (out.final_content or "").strip(), (out.answer or "").strip()
+        except AdapterParseError as error:  # counted in the trace; the chain's answer stands in
+            tree.trace_parse_failures += 1
+            content, answer = str(error.lm_response or "").strip(), ""
+        references = sorted({int(m) for m in _REFERENCE.findall(content) if 1 <= int(m) <= len(path)})
+        return answer or chain_answer or _path_answer(path[-1]), content, references
+
+
+def _path_answer(node: TreeNode) -> str:
+    """A corrected or completed node carries the reader's answer; a passed one the LM's (Algorithm 1's R)."""
+    return node.reader_answer if node.action in (CORRECTED, COMPLETED) else node.lm_answer

@@ -1,0 +1,218 @@
+"""SearChain's control flow with a scripted LM and reader: verification, completion, duplicates,
+rounds, the Tree-of-Reasoning, tracing and the three variants."""
+
+import json
+
+import dspy
+import pytest
+
+from hopkit.data.passage import Passage
+from hopkit.lm.accounted import AccountedLM
+from hopkit.programs.registry import build_program
+from hopkit.programs.searchain import SearChain
+from hopkit.programs.searchain.chain_text import parse_chain_text, render_chain
+from hopkit.programs.searchain.judgment import disagrees, judge, probability_confidence
+from hopkit.programs.searchain.processed import ProcessedQueries
+from hopkit.programs.searchain.tree import COMPLETED, CORRECTED, DUPLICATE, NOT_REACHED, PASS, UNSOLVED_KEPT
+from hopkit.reader.protocol import Span
+from scripted_engine import ScriptedEngine
+
+
+class QueryRetriever:
+    """One document per query, its pid derived from the query; records every query."""
+
+    def __init__(self):
+        self.queries = []
+
+    def retrieve(self, query, k):
+        self.queries.append(query)
+        pid = "d-" + "".join(ch for ch in query.lower() if ch.isalnum())[:12]
+        return [Passage(pid, pid, f"text about {query}").ranked(1, 1.0)]
+
+
+class TableReader:
+    """Answers each query with a fixed (text, confidence); records what it read."""
+
+    confidence_scale = "probability"
+
+    def __init__(self, table):
+        self.table, self.read_queries = table, []
+
+    def read(self, question, passages):
+        self.read_queries.append(question)
+        text, score = self.table.get(question, ("", 0.0))
+        return Span(text=text, score=score, pid=passages[0].pid, start=0, end=len(text))
+
+    def read_batch(self, items):
+        return [self.read(q, p) for q, p in items]
+
+
+def chain(*nodes, final=""):
+    """A scripted ChainOfQuery reply: nodes are (query, answer) with answer None for unsolved."""
+    items = [{"query": q, "answer": a, "unsolved": a is None} for q, a in nodes]
+    return {"chain": json.dumps(items), "final_answer": final}
+
+
+def final(content, answer):
+    return {"final_content": content, "answer": answer}
+
+
+def use_script(replies):
+    engine = ScriptedEngine(replies)
+    dspy.configure(lm=AccountedLM("local/scripted", engine=engine, cache=False))
+    return engine
+
+
+def run(replies, reader_table, **knobs):
+    engine = use_script(replies)
+    retriever, reader = QueryRetriever(), TableReader(reader_table)
+    prediction = SearChain(retriever, reader, **knobs)(question="Where was the maker of Atlas born?")
+    return prediction, retriever, reader, engine
+
+
+def nodes_of(prediction):
+    return {n["id"]: n for n in prediction.trace["tree"]["nodes"]}
+
+
+def test_judge_corrects_only_when_confident_and_disagreeing():
+    kw = {"theta": 0.8, "alpha": 0.35, "answer_form": "short"}
+    assert judge(False, "Atlas was made by Kellis.", "Morn", 0.9, "doc", **kw) == CORRECTED
+    assert judge(False, "Atlas was made by Kellis.", "Morn", 0.8, "doc", **kw) == PASS  # f must exceed theta
+    assert judge(False, "Atlas was made by Kellis.", "kellis", 0.99, "doc", **kw) == PASS  # contained: agrees
+    assert judge(False, "Atlas was made by Kellis.", "", 0.99, "doc", **kw) == PASS  # no reader answer
+    assert judge(False, "x", "Morn", 0.99, "doc", verify=False, **kw) == PASS
+
+
+def test_judge_completes_every_unsolved_node_whatever_the_confidence():
+    kw = {"theta": 0.8, "alpha": 0.35, "answer_form": "short"}
+    for confidence in (0.0, 0.5, 0.99, None):
+        assert judge(True, "", "Morn", confidence, "doc", **kw) == COMPLETED
+        assert judge(True, "", "Morn", confidence, "doc", complete=False, **kw) == UNSOLVED_KEPT
+
+
+def test_long_form_answers_disagree_by_rouge_against_alpha():
+    document = "the river floods every spring because snow melts in the high valleys"
+    assert not disagrees("snow melts in the high valleys every spring", "", document, "long", alpha=0.35)
+    assert disagrees("volcanic activity heats the lake", "", document, "long", alpha=0.35)
+
+
+def test_logit_confidence_maps_through_a_sigmoid():
+    assert probability_confidence(1.5, "logit") == pytest.approx(0.8176, abs=1e-4)
+    assert probability_confidence(0.3, "probability") == 0.3 and probability_confidence(None, "logit") is None
+
+
+def test_processed_queries_match_exact_and_near_duplicates():
+    seen = ProcessedQueries(threshold=0.8)
+    seen.add("Who made Atlas?", "r1.1")
+    assert seen.match("who made  atlas") == "r1.1"
+    assert seen.match("Who made the Atlas?") == "r1.1"  # articles drop out in normalisation
+    assert seen.match("Who exactly made the Atlas book?") is None  # ROUGE-L 0.75 < 0.8
+    assert ProcessedQueries(0.7).match("x") is None
+
+
+def test_a_chain_that_passes_ends_after_one_round_and_is_traced_with_references():
+    prediction, retriever, reader, engine = run(
+        [chain(("Who made Atlas?", "Atlas was made by Kellis."), ("Where was Kellis born?", "Kellis was born in Morn."),
+               final="Morn"),
+         final("Atlas was made by Kellis [1], who was born in Morn [2].", "Morn")],
+        {"Who made Atlas?": ("Kellis", 0.95), "Where was Kellis born?": ("Morn", 0.95)})
+    assert prediction.answer == "Morn" and len(engine.requests) == 2
+    assert retriever.queries == ["Who made Atlas?", "Where was Kellis born?"]
+    assert prediction.trace["finished"] and prediction.trace["stats"]["rounds"] == 1
+    assert prediction.trace["stats"]["skc"] == 2 and prediction.trace["references"] == [1, 2]
+    assert prediction.citations == ["d-whomadeatlas", "d-wherewaskell"]
+    assert prediction.trace["stats"]["from_lm"] == 2
+
+
+def test_verification_feedback_ends_the_round_and_the_next_branch_hangs_from_that_node():
+    prediction, retriever, _, engine = run(
+        [chain(("Who made Atlas?", "Atlas was made by Brann."), ("Where was Brann born?", "Brann was born in Tull.")),
+         chain(("Who made Atlas?", "Atlas was made by Kellis."), ("Where was Kellis born?", "Kellis was born in Morn."),
+               final="Morn"),
+         final("Kellis made Atlas [1] and was born in Morn [2].", "Morn")],
+        {"Who made Atlas?": ("Kellis", 0.95), "Where was Kellis born?": ("Morn", 0.9)})
+    nodes = nodes_of(prediction)
+    assert nodes["r1.1"]["action"] == CORRECTED and nodes["r1.2"]["action"] == NOT_REACHED
+    assert "Where was Brann born?" not in retriever.queries  # the first feedback ends the round
+    branch = prediction.trace["tree"]["branches"][1]
+    assert branch["attached_to"] == "r1.1" and nodes["r2.1"]["parent"] == "r1.1"
+    assert nodes["r2.1"]["action"] == DUPLICATE and nodes["r2.1"]["duplicate_of"] == "r1.1"
+    assert retriever.queries.count("Who made Atlas?") == 1  # duplicates are not retrieved again
+    assert nodes["r2.2"]["action"] == PASS and prediction.trace["path"] == ["r1.1", "r2.2"]
+    assert prediction.trace["stats"]["corrected_by_ir"] == 1 and prediction.answer == "Morn"
+    feedback = engine.requests[1]
+    assert "Kellis" in str(feedback.messages) and "Brann" in str(feedback.messages)  # chain + correction shown
+
+
+def test_low_confidence_disagreement_passes_and_completion_ignores_confidence():
+    prediction, retriever, _, _ = run(
+        [chain(("Who made Atlas?", "Atlas was made by Brann."), ("Where was Brann born?", None)),
+         chain(("Who made Atlas?", "Atlas was made by Brann."), ("Where was Brann born?", "Brann was born in Tull."),
+               final="Tull"),
+         final("Brann [1] was born in Tull [2].", "Tull")],
+        {"Who made Atlas?": ("Kellis", 0.3), "Where was Brann born?": ("Tull", 0.01)}, theta=0.5)
+    nodes = nodes_of(prediction)
+    assert nodes["r1.1"]["action"] == PASS  # f = 0.3 <= theta: the LM's answer stands
+    assert nodes["r1.2"]["action"] == COMPLETED  # f = 0.01, completed anyway
+    assert prediction.trace["tree"]["branches"][1]["attached_to"] == "r1.2"
+    assert prediction.trace["stats"]["completed_by_ir"] == 1 and prediction.answer == "Tull"
+
+
+def test_r_max_bounds_the_rounds():
+    replies = [chain((f"Unknown thing {i}?", None)) for i in range(3)] + [final("It is unknown [1].", "unknown")]
+    prediction, _, _, engine = run(replies, {}, r_max=3)
+    assert prediction.trace["stats"]["rounds"] == 3 and not prediction.trace["finished"]
+    assert len(engine.requests) == 4  # 3 chains + the final content
+
+
+def test_without_ir_no_retrieval_and_the_chain_answers():
+    engine = use_script([chain(("Who made Atlas?", "Atlas was made by Brann."), final="Tull")])
+    retriever, reader = QueryRetriever(), TableReader({})
+    prediction = SearChain(retriever, reader, use_ir=False)(question="Q?")
+    assert retriever.queries == [] and reader.read_queries == [] and len(engine.requests) == 1
+    assert prediction.answer == "Tull" and prediction.trace["variant"] == "without IR"
+
+
+def test_without_verification_a_confident_disagreement_passes():
+    prediction, _, _, engine = run(
+        [chain(("Who made Atlas?", "Atlas was made by Brann."), final="Brann"), final("Brann [1].", "Brann")],
+        {"Who made Atlas?": ("Kellis", 0.99)}, verify=False)
+    assert nodes_of(prediction)["r1.1"]["action"] == PASS and len(engine.requests) == 2
+
+
+def test_without_completion_unsolved_nodes_get_no_feedback():
+    prediction, _, _, engine = run(
+        [chain(("Who made Atlas?", None), final=""), final("Unknown [1].", "unknown")],
+        {"Who made Atlas?": ("Kellis", 0.99)}, complete=False)
+    assert nodes_of(prediction)["r1.1"]["action"] == UNSOLVED_KEPT and prediction.trace["stats"]["rounds"] == 1
+
+
+def test_marker_format_is_read_when_the_typed_parse_fails():
+    text = "[Query 1]: Who made Atlas?\n[Answer 1]: Kellis made it.\n[Unsolved Query 2]: Where was Kellis born?"
+    prediction, _, _, _ = run([{"chain": text, "final_answer": ""}, chain(("Who made Atlas?", "Kellis made it."),
+                              ("Where was Kellis born?", "In Morn."), final="Morn"), final("Morn [2].", "Morn")],
+                              {"Who made Atlas?": ("Kellis", 0.9), "Where was Kellis born?": ("Morn", 0.9)})
+    assert [b["parse"] for b in prediction.trace["tree"]["branches"]] == ["fallback", "typed"]
+    assert prediction.trace["stats"]["fallback_parses"] == 1 and prediction.answer == "Morn"
+
+
+def test_an_unreadable_chain_is_counted_and_asked_again():
+    prediction, _, _, _ = run([{"chain": "I am not sure.", "final_answer": ""},
+                               chain(("Who made Atlas?", "Kellis made it."), final="Kellis"), final("Kellis [1].", "Kellis")],
+                              {"Who made Atlas?": ("Kellis", 0.9)})
+    assert prediction.trace["stats"]["unreadable_chains"] == 1 and prediction.answer == "Kellis"
+
+
+def test_parse_chain_text_round_trips_the_marker_format():
+    nodes, answer = parse_chain_text("[Query 1]: A?\n[Answer 1]: B.\n[Unsolved Query 2]: C?\n[Final Answer]: D")
+    assert [(n.query, n.answer, n.unsolved) for n in nodes] == [("A?", "B.", False), ("C?", None, True)]
+    assert answer == "D" and parse_chain_text(render_chain(nodes, answer)) == (nodes, answer)
+
+
+def test_registry_builds_the_variants_and_validates_knobs():
+    reader, retriever = TableReader({}), QueryRetriever()
+    assert build_program("searchain-noverify", retriever, reader).verify is False
+    assert build_program("searchain-nocomplete", retriever, reader).complete is False
+    assert build_program("searchain-noir").use_ir is False
+    with pytest.raises(Exception, match="theta"):
+        build_program("searchain", retriever, reader, theta=1.5)
