@@ -216,3 +216,8 @@ def test_registry_builds_the_variants_and_validates_knobs():
     assert build_program("searchain-noir").use_ir is False
     with pytest.raises(Exception, match="theta"):
         build_program("searchain", retriever, reader, theta=1.5)
+
+
+def test_a_chain_cut_off_by_a_runaway_answer_keeps_its_queries_as_unsolved():
+    nodes, _ = parse_chain_text('[[ ## chain ## ]]\n[{"query": "Who made X?", "answer": "X was made by H. H. H. H. H')
+    assert [(n.query, n.unsolved) for n in nodes] == [("Who made X?", True)]

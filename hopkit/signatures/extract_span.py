@@ -9,8 +9,23 @@ NO_ANSWER = "NONE"
 
 class ExtractAnswerSpan(dspy.Signature):
     """Copy, character for character, the shortest span of the paragraph that answers the
-    question. If the paragraph does not contain the answer, write NONE."""
+    question: usually a name, a place, a date or a number of a few words, never a whole
+    sentence. If the paragraph does not contain the answer, write NONE."""
 
     question: str = dspy.InputField()
     paragraph: str = dspy.InputField()
-    span: str = dspy.OutputField(desc="an exact substring of the paragraph, or NONE")
+    span: str = dspy.OutputField(desc="a few words copied exactly from the paragraph, or NONE")
+
+
+# Two worked examples about made-up things, shown before every paragraph: a span is copied even
+# when the paragraph words the relation differently from the question ("created" / "a painting by").
+SPAN_DEMOS = [
+    dspy.Example(question="Who founded the Marlow Glassworks?",
+                 paragraph="Wikipedia Title: Marlow Glassworks\nThe Marlow Glassworks is a glass factory in Denton. It was founded by "
+                           "Ada Pell in 1871 and closed in 1920.",
+                 span="Ada Pell").with_inputs("question", "paragraph"),
+    dspy.Example(question="Who created Low Tide at Orla?",
+                 paragraph="Wikipedia Title: Low Tide at Orla\nLow Tide at Orla is an 1890 painting by Mira Hask. It "
+                           "hangs in the Brisk Museum.",
+                 span="Mira Hask").with_inputs("question", "paragraph"),
+]

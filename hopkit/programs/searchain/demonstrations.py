@@ -1,8 +1,9 @@
 """In-context demonstrations of Chain-of-Query from a training split, in the project's own words.
 
-Three demonstrations show the three situations the planner meets: a chain it can solve to the end,
-a first round where it marks the query it cannot answer as unsolved, and the next round, where a
-reference completed that query and the chain is rebuilt to the final answer.
+Three demonstrations show the situations the planner meets: first rounds (a three-hop and a
+two-hop question) where it answers what it knows and marks the queries it cannot answer as
+unsolved, and a later round, where a reference completed a query and the chain is rebuilt to the
+final answer.
 """
 
 from __future__ import annotations
@@ -21,13 +22,15 @@ from hopkit.signatures.searchain import QueryNode
 def build_chain_demos(train: Sequence[dspy.Example], corpus: Corpus, max_words: int = 80) -> list[dspy.Example]:
     usable = [ex for ex in train if getattr(ex, "hop_queries", None) and getattr(ex, "chain", None)
               and len(ex.hop_queries) == len(ex.chain) - 1 and all(pid in corpus for pid in ex.gold_pids)]
-    solved = next((ex for ex in usable if len(ex.hop_queries) >= 3), None)
+    solved = next((ex for ex in usable if len(ex.hop_queries) >= 3), None)  # opened, not solved
     bridge = next((ex for ex in usable if len(ex.hop_queries) == 2 and len(ex.gold_pids) == 2), None)
     if solved is None or bridge is None:
         raise InputError("SearChain demonstrations need training examples with hop queries and a reasoning chain "
                          "(e.g. bundled:train)")
-    demos = [dspy.Example(question=solved.question, feedback=[], chain=_nodes(solved),
-                          final_answer=solved.answers[0]).with_inputs("question", "feedback")]
+    opening = _nodes(solved)  # answers the first query, marks the ones it cannot answer
+    opening = opening[:1] + [QueryNode(query=n.query, answer=None, unsolved=True) for n in opening[1:]]
+    demos = [dspy.Example(question=solved.question, feedback=[], chain=opening,
+                          final_answer="").with_inputs("question", "feedback")]
     full = _nodes(bridge)
     first_round = [full[0], QueryNode(query=full[1].query, answer=None, unsolved=True)]
     demos.append(dspy.Example(question=bridge.question, feedback=[], chain=first_round,

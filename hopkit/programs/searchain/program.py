@@ -48,7 +48,7 @@ class SearChain(dspy.Module):
                  alpha: float = _k("alpha").default, r_max: int = _k("r_max").default, k: int = _k("k").default,
                  dup_threshold: float = _k("dup_threshold").default,
                  answer_form: AnswerForm = _k("answer_form").default, use_ir: bool = True, verify: bool = True,
-                 complete: bool = True, max_words: int = 120, demos: list[dspy.Example] | None = None) -> None:
+                 complete: bool = True, max_words: int = 120, plan_tokens: int = 384, demos: list[dspy.Example] | None = None) -> None:
         super().__init__()
         if use_ir and (retriever is None or reader is None):
             raise ValueError("SearChain with IR needs a retriever and a reader (use_ir=False runs without)")
@@ -58,7 +58,7 @@ class SearChain(dspy.Module):
         self.dup_threshold = _k("dup_threshold").check(dup_threshold)
         self.answer_form = _k("answer_form").check(answer_form)
         self.use_ir, self.verify, self.complete = use_ir, verify, complete
-        self.max_words = max_words
+        self.max_words, self.plan_tokens = max_words, plan_tokens
         self.plan = dspy.Predict(ChainOfQuery)
         self.trace_answer = dspy.Predict(TraceWithReferences)
         if demos:
@@ -119,7 +119,7 @@ class SearChain(dspy.Module):
         adapter = dspy.ChatAdapter(use_json_adapter_fallback=False)  # our parser is the fallback, not a 2nd call
         try:
             with dspy.context(adapter=adapter):
-                out = self.plan(question=question, feedback=list(messages))
+                out = self.plan(question=question, feedback=list(messages), config={"max_tokens": self.plan_tokens})
             chain = [node for node in (out.chain or []) if node.query.strip()]
             return chain, (out.final_answer or "").strip(), "typed" if chain else "unreadable"
         except AdapterParseError as error:
