@@ -221,3 +221,22 @@ def test_registry_builds_the_variants_and_validates_knobs():
 def test_a_chain_cut_off_by_a_runaway_answer_keeps_its_queries_as_unsolved():
     nodes, _ = parse_chain_text('[[ ## chain ## ]]\n[{"query": "Who made X?", "answer": "X was made by H. H. H. H. H')
     assert [(n.query, n.unsolved) for n in nodes] == [("Who made X?", True)]
+
+
+def test_the_rendered_trace_shows_the_tree_the_path_and_the_sources():
+    from hopkit.evaluation.harness import trace_stats
+    from hopkit.programs.searchain.rendering import render_trace
+
+    prediction, _, _, _ = run(
+        [chain(("Who made Atlas?", "Atlas was made by Brann."), ("Where was Brann born?", "In Tull.")),
+         chain(("Who made Atlas?", "Atlas was made by Kellis."), ("Where was Kellis born?", "In Morn."), final="Morn"),
+         final("Kellis made Atlas [1] and was born in Morn [2].", "Morn")],
+        {"Who made Atlas?": ("Kellis", 0.95), "Where was Kellis born?": ("Morn", 0.9)})
+    text = render_trace(prediction.trace)
+    lines = text.splitlines()
+    corrected = next(line for line in lines if "r1.1" in line and "CORRECTED" in line)
+    hung = next(line for line in lines if line.lstrip().startswith("- r2.1"))
+    assert len(hung) - len(hung.lstrip()) > len(corrected) - len(corrected.lstrip())  # branch drawn under r1.1
+    assert "[1] Who made Atlas? -> Kellis" in text and "1 corrected by IR" in text and "SKC 2" in text
+    stats = trace_stats([{"trace": prediction.trace}, {"trace": {}}])
+    assert stats["rounds"] == 1.0 and stats["corrected_by_ir"] == 0.5

@@ -160,6 +160,15 @@ def cmd_demo(args: argparse.Namespace) -> None:
     print(f"rows: {out}")
 
 
+def render_trace(trace: dict) -> str:
+    """A program's own rendering of its trace where it has one, else the trace as JSON."""
+    if trace.get("method") == "searchain":
+        from hopkit.programs.searchain.rendering import render_trace as render_searchain
+
+        return render_searchain(trace)
+    return json.dumps(trace, indent=2, ensure_ascii=False, default=str)
+
+
 def cmd_ask(args: argparse.Namespace) -> None:
     from hopkit.lm.usage import usage_scope
 
@@ -174,7 +183,7 @@ def cmd_ask(args: argparse.Namespace) -> None:
         prediction = program(question=question)
     _print_answer(question, prediction, corpus)
     if args.show_trace:
-        print(json.dumps(prediction.trace, indent=2, ensure_ascii=False, default=str))
+        print(render_trace(prediction.trace))
     cost = usage.to_dict()
     print(f"({cost['lm_calls']} LM calls, {cost['prompt_tokens']}+{cost['completion_tokens']} tokens, "
           f"{cost['retrievals']} retrievals, {cost['seconds']:.1f}s)")

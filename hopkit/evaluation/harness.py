@@ -26,6 +26,7 @@ class EvalReport:
     cost: dict[str, float]
     errors: Counter = field(default_factory=Counter)
     path: Path | None = None
+    stats: dict[str, float] = field(default_factory=dict)  # means of the programs' own trace["stats"]
 
 
 def score_row(example: dspy.Example, prediction: dspy.Prediction, metrics: Sequence[Metric]) -> dict[str, float]:
@@ -99,7 +100,19 @@ def summarize(rows: list[dict], metrics: Sequence[Metric], path: Path | None = N
     scores = {m.name: mean([r["metrics"][m.name] for r in rows]) for m in metrics}
     cost = {name: mean([r["cost"][name] for r in rows]) for name in COST_FIELDS}
     errors = Counter(r["error"]["type"] for r in rows if r.get("error"))
-    return EvalReport(n=n, metrics=scores, cost=cost, errors=errors, path=path)
+    return EvalReport(n=n, metrics=scores, cost=cost, errors=errors, path=path, stats=trace_stats(rows))
+
+
+def trace_stats(rows: list[dict]) -> dict[str, float]:
+    """Mean per question of each number a program reports in ``trace["stats"]`` (rounds, SKC, ...);
+    a question that failed before reporting counts as zero."""
+    names: dict[str, None] = {}
+    for row in rows:
+        names.update(dict.fromkeys((row.get("trace") or {}).get("stats", {})))
+    if not rows:
+        return {}
+    return {name: sum(float(((r.get("trace") or {}).get("stats") or {}).get(name, 0)) for r in rows) / len(rows)
+            for name in names}
 
 
 def format_report(report: EvalReport, label: str) -> str:
@@ -109,6 +122,8 @@ def format_report(report: EvalReport, label: str) -> str:
              f"{report.cost['completion_tokens']:.0f}", f"{report.cost['retrievals']:.2f}",
              f"{report.cost['seconds']:.2f}", str(sum(report.errors.values()))]
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head), "| " + " | ".join(cells) + " |"]
+    if report.stats:
+        lines.append("per question: " + ", ".join(f"{k} {v:.2f}" for k, v in report.stats.items()))
     if report.errors:
         lines.append("errors by kind: " + ", ".join(f"{k}: {v}" for k, v in report.errors.most_common()))
     return "\n".join(lines)
