@@ -38,7 +38,10 @@ class AccountedLM(dspy.LM):
         cache_hit = False
         for entry in entries:
             numbers = entry.get("usage") or {}
-            prompt_tokens += int(numbers.get("prompt_tokens") or numbers.get("input_tokens") or 0)
-            completion_tokens += int(numbers.get("completion_tokens") or numbers.get("output_tokens") or 0)
-            cache_hit = cache_hit or bool(getattr(entry.get("response"), "cache_hit", False))
+            tokens_in = int(numbers.get("prompt_tokens") or numbers.get("input_tokens") or 0)
+            tokens_out = int(numbers.get("completion_tokens") or numbers.get("output_tokens") or 0)
+            prompt_tokens, completion_tokens = prompt_tokens + tokens_in, completion_tokens + tokens_out
+            # DSPy 3.4 marks a cached answer only by leaving its usage empty: a real call always has tokens
+            cache_hit = cache_hit or bool(getattr(entry.get("response"), "cache_hit", False)) or (
+                tokens_in + tokens_out == 0)
         usage.add_lm_call(prompt_tokens, completion_tokens, seconds, cache_hit)
