@@ -16,7 +16,7 @@ from hopkit.evaluation.metrics import Metric
 from hopkit.evaluation.run_log import RunLog
 from hopkit.lm.usage import usage_scope
 
-COST_FIELDS = ("lm_calls", "prompt_tokens", "completion_tokens", "retrievals", "seconds")
+COST_FIELDS = ("lm_calls", "cache_hits", "prompt_tokens", "completion_tokens", "retrievals", "seconds")
 
 
 @dataclass
@@ -98,7 +98,7 @@ def summarize(rows: list[dict], metrics: Sequence[Metric], path: Path | None = N
     n = len(rows)
     mean = lambda values: sum(values) / n if n else 0.0  # noqa: E731
     scores = {m.name: mean([r["metrics"][m.name] for r in rows]) for m in metrics}
-    cost = {name: mean([r["cost"][name] for r in rows]) for name in COST_FIELDS}
+    cost = {name: mean([r["cost"].get(name, 0) for r in rows]) for name in COST_FIELDS}
     errors = Counter(r["error"]["type"] for r in rows if r.get("error"))
     return EvalReport(n=n, metrics=scores, cost=cost, errors=errors, path=path, stats=trace_stats(rows))
 
@@ -116,9 +116,9 @@ def trace_stats(rows: list[dict]) -> dict[str, float]:
 
 
 def format_report(report: EvalReport, label: str) -> str:
-    head = ["run", "n", *report.metrics, "LM calls/q", "tok in/q", "tok out/q", "retrievals/q", "s/q", "errors"]
+    head = ["run", "n", *report.metrics, "LM calls/q", "cached/q", "tok in/q", "tok out/q", "retrievals/q", "s/q", "errors"]
     cells = [label, str(report.n), *(f"{100 * v:.1f}" for v in report.metrics.values()),
-             f"{report.cost['lm_calls']:.2f}", f"{report.cost['prompt_tokens']:.0f}",
+             f"{report.cost['lm_calls']:.2f}", f"{report.cost['cache_hits']:.2f}", f"{report.cost['prompt_tokens']:.0f}",
              f"{report.cost['completion_tokens']:.0f}", f"{report.cost['retrievals']:.2f}",
              f"{report.cost['seconds']:.2f}", str(sum(report.errors.values()))]
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head), "| " + " | ".join(cells) + " |"]

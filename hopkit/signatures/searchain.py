@@ -25,7 +25,8 @@ class ChainOfQuery(dspy.Signature):
     you know the answer. If you do not know it, mark the query unsolved, leave its answer empty, and
     still plan the queries after it. When the chain reaches the answer to the question, give it as
     final_answer; otherwise leave final_answer empty. When feedback from references is given, trust
-    it over your own belief and rebuild the chain from the query it concerns."""
+    it over your own belief: start the new chain at the query the feedback concerns, answered as
+    the reference says, and continue from there to the question's answer."""
 
     question: str = dspy.InputField()
     feedback: list[str] = dspy.InputField(

@@ -2,8 +2,8 @@
 
 Three demonstrations show the situations the planner meets: first rounds (a three-hop and a
 two-hop question) where it answers what it knows and marks the queries it cannot answer as
-unsolved, and a later round, where a reference completed a query and the chain is rebuilt to the
-final answer.
+unsolved, and a later round, where a reference completed a query and the new chain starts at that
+query, now answered, and goes on to the final answer (the paper's new branch rooted at the node).
 """
 
 from __future__ import annotations
@@ -39,7 +39,7 @@ def build_chain_demos(train: Sequence[dspy.Example], corpus: Corpus, max_words: 
                                max_words)
     demos.append(dspy.Example(question=bridge.question,
                               feedback=[feedback.previous_chain(1, render_chain(first_round)), told],
-                              chain=full, final_answer=bridge.answers[0]).with_inputs("question", "feedback"))
+                              chain=full[1:], final_answer=bridge.answers[0]).with_inputs("question", "feedback"))
     return demos
 
 
