@@ -61,6 +61,24 @@ KNOBS: dict[str, dict[str, Knob]] = {
         "answer_form": Knob("answer_form", "short", "short: verify by containment of the reader's answer; long: by "
                             "ROUGE-L against alpha", choices=("short", "long")),
     },
+    "tor": {
+        "depth": Knob("depth", 3, "layers of paragraphs below the question (3 in the paper)", 1, 4, 1),
+        "width_1": Knob("width_1", 5, "paragraphs retrieved with the question (5 in the paper)", 1, 10, 1),
+        "width_2": Knob("width_2", 3, "paragraphs per new query in layer 2 (3 in the paper)", 1, 10, 1),
+        "width_3": Knob("width_3", 3, "paragraphs per new query in layer 3 (3 in the paper)", 1, 10, 1),
+        "width_4": Knob("width_4", 3, "paragraphs per new query in layer 4 (3 in the paper's depth-4 run)", 1, 10, 1),
+        "expansion": Knob("expansion", "mpc", "new queries: direct, cot (think about what is missing first) or mpc "
+                          "(the LM writes the missing paragraph, which is the query); the paper's ToR uses mpc",
+                          choices=("direct", "cot", "mpc")),
+        "fusion": Knob("fusion", "evidence", "the reader reads the analyses, the paragraphs, or both (evidence)",
+                       choices=("analysis", "paragraph", "evidence")),
+        "relevance_pruning": Knob("relevance_pruning", True, "do not expand paragraphs reviewed as irrelevant",
+                                  choices=(True, False)),
+        "repetitive_pruning": Knob("repetitive_pruning", True, "do not review or expand a retrieved paragraph "
+                                   "already in the evidence pool", choices=(True, False)),
+        "budget": Knob("budget", 0, "most LM calls per question before the search stops and fuses (0: no limit)",
+                       0, 100, 1),
+    },
 }
 
 

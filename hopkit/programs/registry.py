@@ -15,6 +15,7 @@ from hopkit.programs.baselines import NoR, OneR
 from hopkit.programs.ircot import IRCoT
 from hopkit.programs.ircot.demonstrations import build_demos
 from hopkit.programs.searchain import SearChain
+from hopkit.programs.tree_of_reviews import TreeOfReviews
 from hopkit.programs.searchain.demonstrations import build_chain_demos
 from hopkit.reader.protocol import Reader
 from hopkit.retrieval.protocol import Retriever
@@ -55,6 +56,10 @@ METHODS: dict[str, Method] = {
                lambda r, rd, t, **kw: _searchain(r, rd, t, verify=False, **kw), needs_reader=True, uses_demos=True),
         Method("searchain-nocomplete", "SearChain without completion (verification only)", "searchain", True,
                lambda r, rd, t, **kw: _searchain(r, rd, t, complete=False, **kw), needs_reader=True, uses_demos=True),
+        Method("tor", "Tree of Reviews: paragraph tree with review, pruning, expansion, evidence fusion", "tor", True,
+               lambda r, rd, t, **kw: TreeOfReviews(r, **kw)),
+        Method("cor", "Chain of Reviews: the ToR review on one path that accumulates every paragraph", "tor", True,
+               lambda r, rd, t, **kw: TreeOfReviews(r, single_path=True, **kw)),
     ]
 }
 

@@ -1,0 +1,52 @@
+"""Evidence fusion: the reader answers from the analyses, the paragraphs, or both (the paper's Tables 10-12),
+and the pool's paragraphs are ranked by similarity to the response when more than 15 are kept."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Literal
+
+import dspy
+
+from hopkit.data.passage import Passage
+from hopkit.evaluation.metrics import token_f1
+from hopkit.programs.tree_of_reviews.tree import Evidence
+from hopkit.signatures.tree_of_reviews import AnswerFromAnalyses, AnswerFromEvidence, AnswerFromParagraphs
+
+Fusion = Literal["analysis", "paragraph", "evidence"]
+
+
+class EvidenceFusion(dspy.Module):
+    def __init__(self, mode: Fusion, max_words: int) -> None:
+        super().__init__()
+        self.mode, self.max_words = mode, max_words
+        self.from_analyses = dspy.Predict(AnswerFromAnalyses)
+        self.from_paragraphs = dspy.Predict(AnswerFromParagraphs)
+        self.from_evidence = dspy.Predict(AnswerFromEvidence)
+
+    def inputs(self, pool: Sequence[Evidence], passages: dict[str, Passage]) -> dict[str, list[str]]:
+        """What the reader sees for this mode (exposed so tests can pin the selection)."""
+        if self.mode == "analysis":
+            return {"assertions": [e.analysis for e in pool if e.analysis]}
+        if self.mode == "paragraph":
+            pids = dict.fromkeys(pid for e in pool for pid in e.pids)
+            return {"paragraphs": [passages[pid].as_context(self.max_words) for pid in pids]}
+        return {"evidence": [f"Assertion: {e.analysis}\nParagraphs:\n"
+                             + "\n".join(passages[pid].as_context(self.max_words) for pid in e.pids) for e in pool]}
+
+    def forward(self, question: str, pool: Sequence[Evidence], passages: dict[str, Passage]) -> dspy.Prediction:
+        fields = self.inputs(pool, passages)
+        step = {"analysis": self.from_analyses, "paragraph": self.from_paragraphs, "evidence": self.from_evidence}[self.mode]
+        return step(question=question, **fields)
+
+    def paragraphs_only(self, question: str, paragraphs: list[Passage]) -> dspy.Prediction:
+        """The reader when the pool is empty: paragraph-based over what the search found relevant."""
+        return self.from_paragraphs(question=question, paragraphs=[p.as_context(self.max_words) for p in paragraphs])
+
+
+def rank_by_response(pids: Sequence[str], passages: dict[str, Passage], response: str, keep: int) -> list[str]:
+    """All pids; when there are more than ``keep``, ordered by token F1 with the final response (stable)."""
+    pids = list(dict.fromkeys(pids))
+    if len(pids) <= keep:
+        return pids
+    return sorted(pids, key=lambda pid: -token_f1(passages[pid].as_context(), response))

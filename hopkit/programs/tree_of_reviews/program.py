@@ -1,0 +1,204 @@
+"""Tree of Reviews (Jiapeng Li et al., 2024) as a DSPy module, with its chain variant CoR.
+
+The root is the question; each retrieved paragraph becomes a child node, reviewed together with the
+paragraphs on its path. A review rejects (irrelevant: stop), searches (relevant, not sufficient: a
+new query, whose paragraphs become the node's children) or accepts (sufficient: the path and a brief
+analysis join the evidence pool). Depth-first, until every path is accepted, rejected or at the
+maximum depth; then a reader fuses the pool. Sibling reviews run concurrently in bounded threads.
+"""
+
+from __future__ import annotations
+
+import contextvars
+import threading
+from concurrent.futures import ThreadPoolExecutor
+from typing import Literal
+
+import dspy
+from dspy.utils.exceptions import AdapterParseError
+
+from hopkit.data.passage import Passage
+from hopkit.knobs import knob
+from hopkit.programs.prediction import hop_prediction
+from hopkit.programs.tree_of_reviews.fusion import EvidenceFusion, Fusion, rank_by_response
+from hopkit.programs.tree_of_reviews.review import ACCEPT, REJECT, SEARCH, Review, review
+from hopkit.programs.tree_of_reviews.tree import (PRUNED_REPETITIVE, SKIPPED_BUDGET, Evidence, ReviewNode,
+                                                  SearchState)
+from hopkit.retrieval.protocol import Retriever
+from hopkit.signatures.tree_of_reviews import CompleteMissingParagraph, ReviewParagraphs, ReviewParagraphsStepByStep
+
+Expansion = Literal["direct", "cot", "mpc"]
+
+
+def _k(name: str):
+    return knob("tor", name)
+
+
+class TreeOfReviews(dspy.Module):
+    """Knobs (declared in hopkit/knobs.py): depth, width_1..width_4, expansion, fusion, relevance_pruning,
+    repetitive_pruning, budget. ``single_path=True`` is CoR: one path that accumulates every paragraph."""
+
+    def __init__(self, retriever: Retriever, depth: int = _k("depth").default, width_1: int = _k("width_1").default,
+                 width_2: int = _k("width_2").default, width_3: int = _k("width_3").default,
+                 width_4: int = _k("width_4").default, expansion: Expansion = _k("expansion").default,
+                 fusion: Fusion = _k("fusion").default, relevance_pruning: bool = _k("relevance_pruning").default,
+                 repetitive_pruning: bool = _k("repetitive_pruning").default, budget: int = _k("budget").default,
+                 single_path: bool = False, threads: int = 4, max_words: int = 80, keep: int = 15) -> None:
+        super().__init__()
+        self.retriever = retriever
+        self.depth = _k("depth").check(depth)
+        self.widths = [_k(f"width_{i}").check(w) for i, w in enumerate((width_1, width_2, width_3, width_4), start=1)]
+        self.expansion, self.fusion_mode = _k("expansion").check(expansion), _k("fusion").check(fusion)
+        self.relevance_pruning = _k("relevance_pruning").check(bool(relevance_pruning))
+        self.repetitive_pruning = _k("repetitive_pruning").check(bool(repetitive_pruning))
+        self.budget = _k("budget").check(budget)
+        self.single_path, self.threads, self.max_words, self.keep = single_path, max(1, threads), max_words, keep
+        self.review_step = dspy.Predict(ReviewParagraphsStepByStep if expansion == "cot" else ReviewParagraphs)
+        self.complete_missing = dspy.Predict(CompleteMissingParagraph)
+        self.fuse = EvidenceFusion(self.fusion_mode, max_words)
+        self._lock = threading.Lock()
+
+    # ---- the search -------------------------------------------------------------------------------
+    def forward(self, question: str) -> dspy.Prediction:
+        state = SearchState(question)
+        with ThreadPoolExecutor(max_workers=self.threads) as pool:
+            if self.single_path:
+                self._chain(state)
+            else:
+                first = self._children(state, question, depth=1, parent=None)
+                self._visit(state, first, pool)
+        return self._answer(state)
+
+    def _visit(self, state: SearchState, siblings: list[ReviewNode], pool: ThreadPoolExecutor) -> None:
+        """Review one layer of siblings concurrently, then go depth-first into each in order."""
+        live = []
+        for node in siblings:
+            if self.repetitive_pruning and node.pid in state.pool_pids():
+                node.status = PRUNED_REPETITIVE
+            elif not self._take_budget(state):
+                node.status = SKIPPED_BUDGET
+            else:
+                live.append(node)
+        futures = [pool.submit(contextvars.copy_context().run, self._review_path, state, node) for node in live]
+        for node, future in zip(live, futures):
+            self._record(node, future.result())
+        for node in live:
+            if node.action == ACCEPT:
+                state.pool.append(Evidence(list(node.path), node.output, node.id))
+                continue
+            expand = node.action == SEARCH or (node.action == REJECT and not self.relevance_pruning)
+            if not expand or node.depth >= self.depth:
+                continue
+            query = self._next_query(state, node)
+            if query is None:
+                continue
+            node.next_query = query
+            self._visit(state, self._children(state, query, node.depth + 1, node), pool)
+
+    def _chain(self, state: SearchState) -> None:
+        """CoR: one path; every retrieval adds its paragraphs to the same path, reviewed as a whole."""
+        path: list[str] = []
+        query, parent = state.question, None
+        for depth in range(1, self.depth + 1):
+            for passage in self.retriever.retrieve(query, self.widths[depth - 1]):
+                state.passages.setdefault(passage.pid, passage)
+                if passage.pid not in path:
+                    path.append(passage.pid)
+            node = ReviewNode(id=f"c{depth}", depth=depth, parent=parent or "root", pid=path[-1] if path else "",
+                              query=query, path=list(path))
+            state.nodes.append(node)
+            if not self._take_budget(state):
+                node.status = SKIPPED_BUDGET
+                return
+            self._record(node, self._review_path(state, node))
+            if node.action == ACCEPT:
+                state.pool.append(Evidence(list(path), node.output, node.id))
+                return
+            if node.action == REJECT or depth == self.depth:
+                return
+            next_query = self._next_query(state, node)
+            if next_query is None:
+                return
+            node.next_query, query, parent = next_query, next_query, node.id
+
+    def _children(self, state: SearchState, query: str, depth: int, parent: ReviewNode | None) -> list[ReviewNode]:
+        on_path = parent.path if parent else []
+        nodes = []
+        for passage in self.retriever.retrieve(query, self.widths[depth - 1]):
+            state.passages.setdefault(passage.pid, passage)
+            if passage.pid in on_path:  # the same paragraph twice on one path adds nothing
+                continue
+            node = ReviewNode(id=f"{parent.id if parent else 'n'}.{len(nodes) + 1}", depth=depth,
+                              parent=parent.id if parent else "root", pid=passage.pid, query=query,
+                              path=[*on_path, passage.pid])
+            nodes.append(node)
+        with self._lock:
+            state.nodes.extend(nodes)
+        return nodes
+
+    # ---- LM steps ----------------------------------------------------------------------------------
+    def _review_path(self, state: SearchState, node: ReviewNode) -> Review:
+        paragraphs = [state.passages[pid].as_context(self.max_words) for pid in node.path]
+        return review(self.review_step, state.question, paragraphs)
+
+    @staticmethod
+    def _record(node: ReviewNode, result: Review) -> None:
+        node.relevant, node.sufficient, node.output, node.parse = result.relevant, result.sufficient, result.output, result.parse
+        node.action = result.action
+
+    def _next_query(self, state: SearchState, node: ReviewNode) -> str | None:
+        """Direct and CoT expansion: the review's own query. MPC: the LM writes the missing paragraph
+        from its own knowledge and that text is the query."""
+        if self.expansion != "mpc":
+            return node.output or state.question
+        if not self._take_budget(state):
+            state.stopped_by_budget = True
+            return None
+        references = [state.passages[pid].as_context(self.max_words) for pid in node.path]
+        try:
+            written = self.complete_missing(question=state.question, references=references).missing_information
+        except AdapterParseError as error:
+            written = str(error.lm_response or "")
+        return (written or "").strip() or node.output or state.question
+
+    def _take_budget(self, state: SearchState) -> bool:
+        """One LM step is about to run; False (and the search stops growing) once the budget is spent."""
+        with self._lock:
+            if self.budget and state.lm_steps >= self.budget:
+                state.stopped_by_budget = True
+                return False
+            state.lm_steps += 1
+            return True
+
+    # ---- the answer --------------------------------------------------------------------------------
+    def _answer(self, state: SearchState) -> dspy.Prediction:
+        fallback = not state.pool
+        try:
+            if fallback:  # nothing accepted: read what the reviews found relevant, else the first layer
+                relevant = [n.pid for n in state.nodes if n.relevant] or [n.pid for n in state.nodes if n.depth == 1]
+                pids = list(dict.fromkeys(relevant))
+                out = self.fuse.paragraphs_only(state.question, [state.passages[p] for p in pids])
+            else:
+                pids = state.pool_pids()
+                out = self.fuse(state.question, state.pool, state.passages)
+            response, answer, fusion_parse = (out.response or "").strip(), (out.answer or "").strip(), "typed"
+        except AdapterParseError as error:
+            response, answer, fusion_parse = str(error.lm_response or ""), "", "failed"
+        state.lm_steps += 1
+        ranked = rank_by_response(pids, state.passages, response, self.keep)
+        reviews = [n for n in state.nodes if n.action is not None]
+        distinct = {n.pid for n in reviews}
+        stats = {"api": state.lm_steps, "doc": len(distinct), "rate": len(distinct) / state.lm_steps,
+                 "evidence": len(state.pool), "reviews": len(reviews),
+                 "review_parse_failures": sum(n.parse == "failed" for n in reviews),
+                 "review_marker_parses": sum(n.parse == "markers" for n in reviews),
+                 "pruned_repetitive": sum(n.status == PRUNED_REPETITIVE for n in state.nodes),
+                 "fusion_parse_failures": int(fusion_parse == "failed"), "empty_pool": int(fallback)}
+        trace = {"method": "cor" if self.single_path else "tor", "depth": self.depth,
+                 "widths": self.widths[: self.depth], "expansion": self.expansion, "fusion": self.fusion_mode,
+                 "relevance_pruning": self.relevance_pruning, "repetitive_pruning": self.repetitive_pruning,
+                 "budget": self.budget, "stopped_by_budget": state.stopped_by_budget,
+                 "nodes": [n.to_dict() for n in state.nodes],
+                 "evidence": [{"pids": e.pids, "analysis": e.analysis, "node": e.node} for e in state.pool],
+                 "response": response, "stats": stats}
+        return hop_prediction(answer or response, citations=state.pool_pids() or pids, retrieved=ranked, trace=trace)

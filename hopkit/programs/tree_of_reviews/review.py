@@ -1,0 +1,77 @@
+"""One paragraphs review: relevant? sufficient? then reject, search (with a query) or accept (with an analysis).
+
+The typed signature is tried first; when its output cannot be parsed, the paper's markers
+([RELEVANT]/[IRRELEVANT], [SUPPORTED]/[UNSUPPORTED], [ANSWER]/[QUERY]) are read from the raw text.
+An output that gives neither is a parse failure: counted, and the node is rejected.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Literal
+
+import dspy
+from dspy.utils.exceptions import AdapterParseError
+
+Action = Literal["reject", "search", "accept"]
+
+REJECT, SEARCH, ACCEPT = "reject", "search", "accept"
+
+
+@dataclass(frozen=True)
+class Review:
+    relevant: bool
+    sufficient: bool
+    output: str
+    parse: str  # "typed", "markers" or "failed"
+
+    @property
+    def action(self) -> Action:
+        """The paper's step 3: irrelevant -> reject; relevant, not sufficient -> search; sufficient -> accept."""
+        if not self.relevant:
+            return REJECT
+        return ACCEPT if self.sufficient else SEARCH
+
+
+def review(step: dspy.Predict, question: str, paragraphs: list[str]) -> Review:
+    try:
+        out = step(question=question, paragraphs=paragraphs)
+        return Review(bool(out.relevant), bool(out.sufficient), (out.output or "").strip(), "typed")
+    except AdapterParseError as error:
+        return read_markers(str(error.lm_response or ""))
+
+
+_FIELD = re.compile(r"\[\[ ## (\w+) ## \]\]\s*(.*?)(?=\[\[ ## \w+ ## \]\]|\Z)", re.S)
+
+
+def read_markers(text: str) -> Review:
+    """A review from loose text: DSPy field sections with loose values, or the paper's bracket markers."""
+    fields = {name: value.strip() for name, value in _FIELD.findall(text)}
+    upper = text.upper()
+    relevant = _flag(fields.get("relevant"), upper, "[RELEVANT]", "[IRRELEVANT]")
+    sufficient = _flag(fields.get("sufficient"), upper, "[SUPPORTED]", "[UNSUPPORTED]")
+    output = fields.get("output", "")
+    marker = re.search(r"\[(ANSWER|QUERY)\]\s*:?\s*(.+)", text, re.I | re.S)
+    if not output and marker:
+        output = marker.group(2).strip().splitlines()[0]
+        if sufficient is None:
+            sufficient = marker.group(1).upper() == "ANSWER"
+    if relevant is None and sufficient is None:
+        return Review(False, False, "", "failed")
+    relevant = bool(relevant) or bool(sufficient)  # sufficient paragraphs are relevant ones
+    return Review(relevant, bool(sufficient), output.strip(), "markers")
+
+
+def _flag(value: str | None, upper: str, yes: str, no: str) -> bool | None:
+    if value is not None:
+        low = value.strip().lower()
+        if low.startswith(("true", "yes", yes.lower())):
+            return True
+        if low.startswith(("false", "no", no.lower())):
+            return False
+    if no in upper:
+        return False
+    if yes in upper:
+        return True
+    return None

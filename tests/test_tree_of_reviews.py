@@ -1,0 +1,180 @@
+"""Tree of Reviews' control flow with a routed scripted LM: actions, pruning, limits, budget, fusion, CoR."""
+
+import re
+import threading
+
+import dspy
+import pytest
+
+from hopkit.data.passage import Passage
+from hopkit.lm.accounted import AccountedLM
+from hopkit.programs.registry import build_program
+from hopkit.programs.tree_of_reviews import TreeOfReviews
+from hopkit.programs.tree_of_reviews.fusion import EvidenceFusion, rank_by_response
+from hopkit.programs.tree_of_reviews.review import read_markers
+from hopkit.programs.tree_of_reviews.tree import Evidence
+from scripted_engine import ScriptedEngine
+
+TITLE = re.compile(r"Wikipedia Title: (\w+)")
+
+
+class RoutedEngine(ScriptedEngine):
+    """Replies by what the request is: a review is answered by the last paragraph on its path."""
+
+    def __init__(self, reviews, fusion=None, missing="written missing paragraph", default=("no", "no", "")):
+        super().__init__([])
+        self.reviews, self.default, self.missing = reviews, default, missing
+        self.fusion = fusion or {"response": "The answer is Morn.", "answer": "Morn"}
+        self.reviewed_paths = []
+        self.lock = threading.Lock()
+
+    def complete(self, request):
+        text = request.messages[-1].parts[0].text
+        system = str(request.system or "") + str(request.messages[0])
+        with self.lock:
+            if "[[ ## sufficient ## ]]" in system:
+                titles = TITLE.findall(text)
+                self.reviewed_paths.append(titles)
+                relevant, sufficient, output = self.reviews.get(titles[-1], self.default)
+                self.replies = [{"relevant": relevant == "yes", "sufficient": sufficient == "yes", "output": output}]
+            elif "missing_information" in system:
+                self.replies = [{"missing_information": self.missing, "answer": "?"}]
+            else:
+                self.replies = [dict(self.fusion)]
+            return super().complete(request)
+
+
+class TableRetriever:
+    def __init__(self, table):
+        self.table, self.calls = table, []
+
+    def retrieve(self, query, k):
+        self.calls.append((query, k))
+        return [Passage(pid, pid, f"text of {pid}").ranked(i + 1, 1.0) for i, pid in enumerate(self.table.get(query, [])[:k])]
+
+
+def setup(reviews, table, **kw):
+    engine = RoutedEngine(reviews, **{k: v for k, v in kw.items() if k in ("fusion", "missing", "default")})
+    dspy.configure(lm=AccountedLM("local/routed", engine=engine, cache=False))
+    knobs = {k: v for k, v in kw.items() if k not in ("fusion", "missing", "default")}
+    retriever = TableRetriever(table)
+    return TreeOfReviews(retriever, **{"expansion": "direct", "threads": 1, **knobs}), engine, retriever
+
+
+def nodes(prediction):
+    return {n["pid"]: n for n in prediction.trace["nodes"]}
+
+
+def test_each_action_has_its_effect():
+    program, engine, retriever = setup(
+        {"A": ("yes", "yes", "A answers it."), "B": ("yes", "no", "find C"), "C": ("yes", "yes", "B and C answer it."),
+         "D": ("no", "no", "")},
+        {"Q?": ["A", "B", "D"], "find C": ["C"]})
+    prediction = program(question="Q?")
+    by_pid = nodes(prediction)
+    assert by_pid["A"]["action"] == "accept" and by_pid["B"]["action"] == "search" and by_pid["D"]["action"] == "reject"
+    assert retriever.calls == [("Q?", 5), ("find C", 3)]  # only the search node expands, with layer 2's width
+    assert by_pid["C"]["path"] == ["B", "C"] and by_pid["B"]["next_query"] == "find C"
+    assert [e["pids"] for e in prediction.trace["evidence"]] == [["A"], ["B", "C"]]
+    assert prediction.answer == "Morn" and prediction.citations == ["A", "B", "C"]
+    stats = prediction.trace["stats"]
+    assert (stats["api"], stats["doc"], stats["evidence"]) == (5, 4, 2)  # 4 reviews + fusion
+
+
+def test_relevance_pruning_off_expands_irrelevant_paragraphs():
+    reviews, table = {"D": ("no", "no", "look elsewhere")}, {"Q?": ["D"], "look elsewhere": ["E"]}
+    program, _, retriever = setup(reviews, table)
+    program(question="Q?")
+    assert retriever.calls == [("Q?", 5)]
+    program, _, retriever = setup(reviews, table, relevance_pruning=False)
+    prediction = program(question="Q?")
+    assert retriever.calls[:2] == [("Q?", 5), ("look elsewhere", 3)] and "E" in nodes(prediction)
+
+
+def test_repetitive_pruning_skips_paragraphs_already_in_the_pool():
+    reviews = {"A": ("yes", "yes", "A answers."), "B": ("yes", "no", "again A")}
+    table = {"Q?": ["A", "B"], "again A": ["A", "C"]}
+    program, engine, _ = setup(reviews, table)
+    prediction = program(question="Q?")
+    statuses = [(n["pid"], n["status"]) for n in prediction.trace["nodes"]]
+    assert ("A", "pruned-repetitive") in statuses and prediction.trace["stats"]["pruned_repetitive"] == 1
+    assert ["B", "A"] not in engine.reviewed_paths and ["B", "C"] in engine.reviewed_paths
+    program, engine, _ = setup(reviews, table, repetitive_pruning=False)
+    program(question="Q?")
+    assert ["B", "A"] in engine.reviewed_paths
+
+
+def test_depth_and_width_limits():
+    reviews = {p: ("yes", "no", f"after {p}") for p in "ABCDEFG"}
+    table = {"Q?": ["A", "B", "C"], "after A": ["D", "E", "F"], "after D": ["G"]}
+    program, _, retriever = setup(reviews, table, depth=2, width_1=2, width_2=1)
+    prediction = program(question="Q?")
+    assert retriever.calls == [("Q?", 2), ("after A", 1), ("after B", 1)]  # no third layer
+    assert max(n["depth"] for n in prediction.trace["nodes"]) == 2 and "C" not in nodes(prediction)
+
+
+def test_the_budget_stops_the_search_and_still_fuses():
+    reviews = {p: ("yes", "no", f"after {p}") for p in "ABCDE"}
+    program, engine, _ = setup(reviews, {"Q?": ["A", "B", "C"], "after A": ["D", "E"]}, budget=2)
+    prediction = program(question="Q?")
+    assert len(engine.reviewed_paths) == 2 and prediction.trace["stopped_by_budget"]
+    assert sum(n["status"] == "skipped-budget" for n in prediction.trace["nodes"]) >= 1
+    assert prediction.answer == "Morn" and prediction.trace["stats"]["empty_pool"] == 1
+
+
+def test_fusion_reads_what_its_mode_names():
+    passages = {p: Passage(p, p, f"text of {p}") for p in "AB"}
+    pool = [Evidence(["A"], "A says Morn.", "n.1"), Evidence(["A", "B"], "B says Tull.", "n.2")]
+    assert EvidenceFusion("analysis", 80).inputs(pool, passages) == {"assertions": ["A says Morn.", "B says Tull."]}
+    paragraphs = EvidenceFusion("paragraph", 80).inputs(pool, passages)["paragraphs"]
+    assert [TITLE.findall(p)[0] for p in paragraphs] == ["A", "B"]  # each paragraph once
+    evidence = EvidenceFusion("evidence", 80).inputs(pool, passages)["evidence"]
+    assert evidence[1].startswith("Assertion: B says Tull.") and TITLE.findall(evidence[1]) == ["A", "B"]
+
+
+def test_more_than_15_pool_paragraphs_are_ranked_by_the_response():
+    passages = {f"p{i}": Passage(f"p{i}", f"t{i}", f"filler words number {i}") for i in range(20)}
+    passages["p19"] = Passage("p19", "Morn", "Kellis was born in Morn")
+    ranked = rank_by_response(list(passages), passages, "Kellis was born in Morn", keep=15)
+    assert ranked[0] == "p19" and len(ranked) == 20
+    assert rank_by_response(["p3", "p1"], passages, "Morn", keep=15) == ["p3", "p1"]  # 15 or fewer: pool order
+
+
+def test_cor_reviews_one_growing_path():
+    reviews = {"B": ("yes", "no", "find C"), "C": ("yes", "yes", "A, B and C answer it.")}
+    program, engine, retriever = setup(reviews, {"Q?": ["A", "B"], "find C": ["C", "A"]}, single_path=True)
+    prediction = program(question="Q?")
+    assert engine.reviewed_paths == [["A", "B"], ["A", "B", "C"]]  # the whole path each time, A kept once
+    assert prediction.trace["evidence"][0]["pids"] == ["A", "B", "C"] and prediction.trace["method"] == "cor"
+
+
+def test_mpc_uses_the_written_paragraph_as_the_query():
+    program, _, retriever = setup({"A": ("yes", "no", "direct query")}, {"Q?": ["A"]}, expansion="mpc",
+                                  missing="Kellis was born in Morn.")
+    prediction = program(question="Q?")
+    assert retriever.calls[1] == ("Kellis was born in Morn.", 3)
+    assert prediction.trace["stats"]["api"] == 3  # review, missing paragraph, fusion
+
+
+def test_unparseable_reviews_are_counted_and_rejected():
+    review = read_markers("I cannot tell.")
+    assert review.parse == "failed" and review.action == "reject"
+    assert read_markers("- Judgment: [RELEVANT]\n- Judgment: [SUPPORTED]\n- Output: [ANSWER] Morn.").action == "accept"
+
+
+def test_sibling_reviews_run_concurrently_and_the_trace_is_the_same():
+    reviews = {p: ("yes", "yes", f"{p} answers.") for p in "ABCDE"}
+    table = {"Q?": list("ABCDE")}
+    program, engine, _ = setup(reviews, table, threads=4)
+    threaded = program(question="Q?")
+    program, _, _ = setup(reviews, table, threads=1)
+    serial = program(question="Q?")
+    assert threaded.trace["evidence"] == serial.trace["evidence"] and len(engine.reviewed_paths) == 5
+
+
+def test_registry_builds_tor_and_cor_with_validated_knobs():
+    retriever = TableRetriever({})
+    assert build_program("cor", retriever).single_path is True
+    assert build_program("tor", retriever, depth=2, width_1=10, width_2=5).widths[:2] == [10, 5]
+    with pytest.raises(Exception, match="expansion"):
+        build_program("tor", retriever, expansion="bfs")
