@@ -110,11 +110,22 @@ def _program(args: argparse.Namespace, dataset) -> tuple[dspy.Module, object]:
 
     from hopkit.reader.loading import open_reader
 
+    saved = getattr(args, "program", None)
+    if saved is not None:  # the saved program decides the method; its knobs and demos come with it
+        from hopkit.optimize.saved import read_manifest
+
+        args.method = read_manifest(saved)["method"]
     method = get_method(args.method)
     retriever = load_retriever(args, dataset) if method.needs_retriever else None
     reader = open_reader(getattr(args, "reader", "lm")) if method.needs_reader else None
     corpus = getattr(retriever.inner, "corpus", None) if retriever is not None else None
     corpus = corpus or (dataset.corpus if dataset else None)
+    if saved is not None:
+        from hopkit.optimize.saved import load_program
+
+        if args.set:
+            raise InputError("--set cannot change a saved program's knobs; optimize again, or drop --program")
+        return load_program(saved, retriever=retriever, reader=reader), corpus
     demos_from = getattr(args, "demos_from", "bundled:train")
     train = load_dataset(demos_from) if method.uses_demos and demos_from != "none" else None
     program = build_program(args.method, retriever=retriever, reader=reader, train=train, **parse_knobs(args.set))
@@ -205,6 +216,8 @@ def cmd_eval(args: argparse.Namespace) -> None:
     out = args.out or runs_dir() / slug(dataset.name) / f"{slug(args.method)}__{slug(args.lm)}.jsonl"
     meta = {"method": args.method, "dataset": dataset.name, "lm": args.lm, "api_base": args.api_base,
             "knobs": parse_knobs(args.set), "retriever": args.retriever, "max_tokens": args.max_tokens}
+    if args.program is not None:
+        meta["program"] = str(args.program.resolve())
     if get_method(args.method).uses_demos:
         meta["demos_from"] = args.demos_from
     log = RunLog(Path(out), meta)
@@ -217,6 +230,54 @@ def cmd_eval(args: argparse.Namespace) -> None:
         print(format_rows([row for row in log.rows if row["qid"] in wanted]))
     print(format_report(report, f"{args.method} {dataset.name}"))
     print(f"rows: {out}")
+
+
+def cmd_optimize(args: argparse.Namespace) -> None:
+    from hopkit.evaluation.metrics import get_metric
+    from hopkit.optimize.runner import OptimizeRequest, optimize
+    from hopkit.optimize.study import sqlite_url
+    from hopkit.programs.registry import get_method
+    from hopkit.reader.loading import open_reader
+
+    method = get_method(args.method)
+    metric = get_metric(args.metric)
+    objectives = ["metric"]
+    if args.objectives:
+        names = [n.strip() for n in args.objectives.split(",") if n.strip()]
+        if names[0] != args.metric:
+            raise InputError(f"--objectives must start with the metric ({args.metric}), e.g. {args.metric},lm_calls")
+        objectives += names[1:]
+    train = load_dataset(args.train or f"{args.dataset}:train") if (args.demos != "none" or method.uses_demos) else None
+    dev = load_dataset(args.dev or f"{args.dataset}:dev")
+    test = load_dataset(args.test) if args.test else None
+    study = args.study or slug(f"{args.method}-{dev.name}-{args.metric}-{args.demos}-{args.lm}")
+    folder = args.out or runs_dir() / "optimize" / study
+    storage = args.storage or sqlite_url(folder / "study.db")
+    retriever = load_retriever(args, dev) if method.needs_retriever else None
+    reader = open_reader(args.reader) if method.needs_reader else None
+    configure_lm(args)
+    request = OptimizeRequest(
+        method=args.method, metric=metric, train=train, dev=dev.examples[: args.n_dev], dev_name=dev.name,
+        folder=folder, storage=storage, study_name=study, trials=args.trials, demos=args.demos,
+        objectives=objectives, fixed=parse_knobs(args.set),
+        params=[p.strip() for p in args.params.split(",")] if args.params else None, train_n=args.n_train,
+        test=test.examples[: args.n_test] if test else (), seed=args.seed, threads=args.threads,
+        slices=args.slices, progress=not args.quiet)
+    try:
+        result = optimize(request, retriever, reader)
+    except ValueError as error:
+        raise InputError(str(error)) from None
+    before = f"{result.default_value:.4f}" if result.default_value is not None else "n/a"
+    print(f"trials: {result.trials}; {args.metric} on dev: paper defaults {before} -> best {result.best_value:.4f}")
+    print(f"best knobs: {result.knobs}")
+    if result.test_scores:
+        print(f"test: {result.test_scores}")
+    for point in result.pareto:
+        print(f"  pareto trial {point['number']}: {point['values']} {point['params']}")
+    print(f"LM cache hit rate {100 * result.cache_hit_rate:.1f}%; wall time {result.seconds:.0f} s")
+    print(f"saved program: {result.program_dir}  (hopkit eval --program {result.program_dir})")
+    for name, where in result.plots.items():
+        print(f"plot {name}: {where}")
 
 
 def cmd_eval_retrieval(args: argparse.Namespace) -> None:

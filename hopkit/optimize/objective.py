@@ -1,0 +1,87 @@
+"""The optimizer's objective: build the program with a trial's knobs, run the evaluation harness on
+the dev split in growing slices, report the running metric so optuna can prune a clearly worse trial.
+
+Each distinct setting writes its rows to a JSONL named by the setting's hash, so a trial killed
+midway (or a setting sampled twice) resumes from the questions already answered.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import socket
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import dspy
+import optuna
+
+from hopkit.evaluation.harness import evaluate, summarize
+from hopkit.evaluation.metrics import Metric
+from hopkit.evaluation.run_log import RunLog
+from hopkit.knobs import Knob
+from hopkit.optimize.search_space import suggest
+
+COST_OBJECTIVES = {"lm_calls": "lm_calls", "tokens": "prompt_tokens", "seconds": "seconds"}
+
+
+def setting_key(params: dict[str, Any]) -> str:
+    return hashlib.sha1(json.dumps(params, sort_keys=True, default=str).encode()).hexdigest()[:12]
+
+
+@dataclass
+class Objective:
+    """Callable for ``study.optimize``; ``build(knobs) -> program`` applies fixed knobs and demos."""
+
+    build: Callable[[dict[str, Any]], dspy.Module]
+    space: dict[str, Knob]
+    dev: Sequence[dspy.Example]
+    metric: Metric
+    log_dir: Path
+    objectives: Sequence[str] = ("metric",)
+    threads: int = 1
+    slices: int = 3
+    progress: bool = False
+    seen_rows: list[dict] = field(default_factory=list)
+
+    def __call__(self, trial: optuna.trial.BaseTrial) -> float | tuple[float, ...]:
+        knobs = suggest(trial, self.space)
+        program = self.build(knobs)
+        log = RunLog(self.log_dir / f"setting-{setting_key(knobs)}.jsonl", {"knobs": knobs, "metric": self.metric.name})
+        bounds = _slice_bounds(len(self.dev), self.slices if len(self.objectives) == 1 else 1)
+        rows: list[dict] = []
+        for end in bounds:
+            report = evaluate(program, self.dev[:end], [self.metric], log, threads=self.threads, progress=self.progress)
+            wanted = {ex.qid for ex in self.dev[:end]}
+            rows = [r for r in log.rows if r["qid"] in wanted]
+            if len(self.objectives) == 1 and end < len(self.dev):
+                trial.report(report.metrics[self.metric.name], step=end)
+                if trial.should_prune():
+                    self._keep(trial, rows)
+                    raise optuna.TrialPruned(f"{self.metric.name} {report.metrics[self.metric.name]:.3f} after {end}")
+        report = summarize(rows, [self.metric])
+        self._keep(trial, rows)
+        values = []
+        for name in self.objectives:
+            values.append(report.metrics[self.metric.name] if name == "metric" else report.cost[COST_OBJECTIVES[name]])
+        return values[0] if len(values) == 1 else tuple(values)
+
+    def _keep(self, trial: optuna.trial.BaseTrial, rows: list[dict]) -> None:
+        calls = sum(r["cost"]["lm_calls"] for r in rows)
+        hits = sum(r["cost"].get("cache_hits", 0) for r in rows)
+        if isinstance(trial, optuna.Trial):
+            trial.set_user_attr("n", len(rows))
+            trial.set_user_attr("lm_calls_per_q", calls / len(rows) if rows else 0.0)
+            trial.set_user_attr("cache_hits", hits)
+            trial.set_user_attr("lm_calls", calls)
+            trial.set_user_attr("worker", f"{socket.gethostname()}:{os.getpid()}")
+        self.seen_rows.extend(rows)
+
+
+def _slice_bounds(n: int, slices: int) -> list[int]:
+    """Growing prefixes of dev, e.g. n=20, 3 slices -> [7, 14, 20]."""
+    slices = max(1, min(slices, n))
+    return sorted({max(1, round(n * i / slices)) for i in range(1, slices + 1)})

@@ -1,0 +1,139 @@
+"""One optimization run: demos with a DSPy teleprompter, knobs with optuna, then the saved program.
+
+Order: (1) the program with the papers' knobs is compiled by the teleprompter on train (or left
+as built); (2) a study tunes the declared knobs on dev, trial 0 being the papers' settings, each
+trial building the program with its knobs and the compiled demos; (3) the best setting is saved
+with its manifest and plots, and scored on test when a test split is given.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import dspy
+
+from hopkit.data.examples import Dataset
+from hopkit.evaluation.harness import evaluate
+from hopkit.evaluation.metrics import Metric
+from hopkit.evaluation.run_log import RunLog
+from hopkit.optimize.demos import apply_state, compile_demos
+from hopkit.optimize.objective import COST_OBJECTIVES, Objective
+from hopkit.optimize.plots import save_plots
+from hopkit.optimize.saved import save_program, split_hash
+from hopkit.optimize.search_space import paper_defaults, search_space
+from hopkit.optimize.study import enqueue_paper_defaults, open_study, paper_default_trial, run_trials
+from hopkit.programs.registry import build_program
+from hopkit.reader.protocol import Reader
+from hopkit.retrieval.protocol import Retriever
+
+
+@dataclass
+class OptimizeRequest:
+    method: str
+    metric: Metric
+    train: Dataset | None
+    dev: Sequence[dspy.Example]
+    dev_name: str
+    folder: Path  # study folder: trial logs, plots, the saved program
+    storage: str
+    study_name: str
+    trials: int
+    demos: str = "bootstrap"
+    objectives: Sequence[str] = ("metric",)
+    fixed: dict[str, Any] = field(default_factory=dict)
+    params: Sequence[str] | None = None
+    train_n: int = 20
+    test: Sequence[dspy.Example] = ()
+    seed: int = 0
+    threads: int = 1
+    slices: int = 3
+    progress: bool = True
+    heartbeat_s: int = 60
+    grace_s: int = 180
+
+
+@dataclass
+class OptimizeResult:
+    knobs: dict[str, Any]
+    best_value: float
+    default_value: float | None
+    pareto: list[dict[str, Any]]
+    test_scores: dict[str, float]
+    cache_hit_rate: float
+    seconds: float
+    program_dir: Path
+    plots: dict[str, str]
+    trials: int
+
+
+def optimize(request: OptimizeRequest, retriever: Retriever | None, reader: Reader | None,
+             say: Callable[[str], None] = print) -> OptimizeResult:
+    start = time.perf_counter()
+    space = search_space(request.method, request.params, request.fixed)
+    defaults = paper_defaults(space)
+    train_examples = list(request.train.examples[: request.train_n]) if request.train else []
+
+    def base(knobs: dict[str, Any]) -> dspy.Module:
+        return build_program(request.method, retriever, reader, request.train, **{**request.fixed, **knobs})
+
+    state: dict[str, Any] = {}
+    if request.demos != "none":
+        if not train_examples:
+            raise ValueError("demonstrations need a train split")
+        say(f"compiling demonstrations with {request.demos} on {len(train_examples)} training questions ...")
+        compiled = compile_demos(request.demos, base(defaults), train_examples, request.metric, seed=request.seed,
+                                 threads=request.threads)
+        state = compiled.dump_state()
+
+    def build(knobs: dict[str, Any]) -> dspy.Module:
+        program = base(knobs)
+        return apply_state(program, state) if state else program
+
+    directions = ["maximize" if request.metric.higher_is_better else "minimize"]
+    directions += ["minimize" for name in request.objectives[1:]]
+    unknown = [name for name in request.objectives[1:] if name not in COST_OBJECTIVES]
+    if unknown:
+        raise ValueError(f"unknown cost objective {unknown}; use {', '.join(COST_OBJECTIVES)}")
+    study = open_study(request.study_name, request.storage, directions, seed=request.seed,
+                       heartbeat_s=request.heartbeat_s, grace_s=request.grace_s)
+    enqueue_paper_defaults(study, defaults)
+    objective = Objective(build, space, request.dev, request.metric, request.folder / "settings",
+                          objectives=request.objectives, threads=request.threads, slices=request.slices,
+                          progress=request.progress)
+    say(f"study {request.study_name}: {request.trials} trials over {', '.join(space)} on {len(request.dev)} dev "
+        f"questions ({request.storage})")
+    run_trials(study, objective, request.trials)
+
+    multi = len(directions) > 1
+    pareto = [{"number": t.number, "params": t.params, "values": t.values} for t in study.best_trials] if multi else []
+    best = max(study.best_trials, key=lambda t: t.values[0]) if multi else study.best_trial
+    knobs = {**request.fixed, **best.params}
+    default_trial = paper_default_trial(study)
+    program = build(best.params)
+    test_scores: dict[str, float] = {}
+    if request.test:
+        log = RunLog(request.folder / "test" / f"best-{best.number}.jsonl", {"knobs": knobs})
+        test_scores = evaluate(program, request.test, [request.metric], log, threads=request.threads,
+                               progress=request.progress).metrics
+    rows = objective.seen_rows
+    calls = sum(r["cost"]["lm_calls"] for r in rows)
+    hits = sum(r["cost"].get("cache_hits", 0) for r in rows)
+    program_dir = save_program(
+        request.folder / "program", program, request.method, knobs, metric=request.metric.name,
+        dataset=request.dev_name, dev_hash=split_hash(request.dev), dev_n=len(request.dev),
+        train_hash=split_hash(train_examples) if train_examples else None, train_n=len(train_examples),
+        test_hash=split_hash(request.test) if request.test else None, demos=request.demos, seed=request.seed,
+        study=request.study_name, storage=request.storage, best_trial=best.number,
+        before=default_trial.values[0] if default_trial else None, after=best.values[0], test=test_scores,
+        objectives=list(request.objectives))
+    plots = save_plots(study, request.folder / "plots", request.metric.name,
+                       [request.metric.name, *request.objectives[1:]])
+    return OptimizeResult(knobs=knobs, best_value=best.values[0],
+                          default_value=default_trial.values[0] if default_trial else None, pareto=pareto,
+                          test_scores=test_scores, cache_hit_rate=hits / calls if calls else 0.0,
+                          seconds=time.perf_counter() - start, program_dir=program_dir, plots=plots,
+                          trials=len(study.trials))

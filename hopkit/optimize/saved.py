@@ -1,0 +1,76 @@
+"""A saved program: DSPy state (demos, instructions), the chosen knobs, and a manifest of how it was made.
+
+``load_program`` rebuilds the program through the optimizer's own FixedTrial path, so the knobs
+a study chose and the knobs a deployed program runs with come from the same code.
+"""
+
+from __future__ import annotations
+
+import json
+import hashlib
+from collections.abc import Sequence
+from importlib import metadata
+from pathlib import Path
+from typing import Any
+
+import dspy
+import optuna
+
+from hopkit.errors import InputError, MissingArtifactError
+from hopkit.knobs import KNOBS
+from hopkit.optimize.demos import apply_state
+from hopkit.optimize.search_space import suggest
+from hopkit.programs.registry import build_program, get_method
+from hopkit.reader.protocol import Reader
+from hopkit.retrieval.protocol import Retriever
+
+MANIFEST, STATE = "manifest.json", "program.json"
+PACKAGES = ("hopkit", "dspy", "optuna", "colbert-ai", "llama_cpp_python", "transformers", "torch")
+
+
+def split_hash(examples: Sequence[dspy.Example]) -> str:
+    digest = hashlib.sha256()
+    for ex in examples:
+        digest.update(f"{ex.qid}\t{ex.question}\t{'|'.join(ex.answers)}\n".encode())
+    return digest.hexdigest()[:16]
+
+
+def package_versions() -> dict[str, str]:
+    versions = {}
+    for name in PACKAGES:
+        try:
+            versions[name] = metadata.version(name)
+        except metadata.PackageNotFoundError:
+            continue
+    return versions
+
+
+def save_program(folder: Path, program: dspy.Module, method: str, knobs: dict[str, Any], **manifest: Any) -> Path:
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / STATE).write_text(json.dumps(program.dump_state(), indent=1, ensure_ascii=False, default=str))
+    record = {"method": method, "knobs": knobs, "packages": package_versions(), **manifest}
+    (folder / MANIFEST).write_text(json.dumps(record, indent=2, ensure_ascii=False, default=str))
+    return folder
+
+
+def read_manifest(folder: Path) -> dict[str, Any]:
+    path = Path(folder) / MANIFEST
+    if not path.is_file():
+        raise MissingArtifactError(f"no saved program at {folder} (no {MANIFEST}); make one with hopkit optimize")
+    return json.loads(path.read_text())
+
+
+def load_program(folder: Path | str, retriever: Retriever | None = None, reader: Reader | None = None) -> dspy.Module:
+    """The saved program over the given retriever and reader, with its knobs, demos and instructions."""
+    folder = Path(folder)
+    manifest = read_manifest(folder)
+    method = get_method(manifest["method"])
+    declared = KNOBS.get(method.knob_group or "", {})
+    unknown = sorted(set(manifest["knobs"]) - set(declared))
+    if unknown:
+        raise InputError(f"{folder} sets knobs {', '.join(unknown)} that {method.name!r} does not declare")
+    space = {name: declared[name] for name in manifest["knobs"]}
+    knobs = suggest(optuna.trial.FixedTrial(manifest["knobs"]), space)
+    program = build_program(method.name, retriever=retriever, reader=reader, train=None, **knobs)
+    return apply_state(program, json.loads((folder / STATE).read_text()))

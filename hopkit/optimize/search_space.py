@@ -1,0 +1,48 @@
+"""The optimizer's search space, read from the knobs each method declares (hopkit/knobs.py).
+
+``suggest`` is the one path from a trial to a program's knobs: an optuna Trial samples them while
+tuning; an optuna FixedTrial replays chosen values when a saved program is loaded, so a tuned
+program and a deployed one cannot drift apart.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+import optuna
+
+from hopkit.errors import InputError
+from hopkit.knobs import KNOBS, Knob
+from hopkit.programs.registry import get_method
+
+
+def search_space(method: str, only: Iterable[str] | None = None, fixed: dict[str, Any] | None = None) -> dict[str, Knob]:
+    """The method's declared knobs, minus those fixed by the caller; ``only`` narrows it further."""
+    group = get_method(method).knob_group
+    declared = KNOBS.get(group or "", {})
+    if not declared:
+        raise InputError(f"method {method!r} declares no knobs to tune")
+    wanted = list(only) if only else list(declared)
+    unknown = [name for name in wanted if name not in declared]
+    if unknown:
+        raise InputError(f"method {method!r} has no knob {', '.join(unknown)}; its knobs: {', '.join(declared)}")
+    return {name: declared[name] for name in wanted if name not in (fixed or {})}
+
+
+def suggest(trial: optuna.trial.BaseTrial, space: dict[str, Knob]) -> dict[str, Any]:
+    """The knob values for this trial: sampled by a Trial, replayed by a FixedTrial."""
+    values: dict[str, Any] = {}
+    for name, knob in space.items():
+        if knob.choices is not None:
+            values[name] = trial.suggest_categorical(name, list(knob.choices))
+        elif isinstance(knob.default, int) and not isinstance(knob.default, bool):
+            values[name] = trial.suggest_int(name, int(knob.low), int(knob.high), step=int(knob.step or 1))
+        else:
+            values[name] = trial.suggest_float(name, float(knob.low), float(knob.high))
+    return values
+
+
+def paper_defaults(space: dict[str, Knob]) -> dict[str, Any]:
+    """The papers' settings, enqueued as trial 0 of every study."""
+    return {name: knob.default for name, knob in space.items()}

@@ -1,0 +1,58 @@
+"""A worker process for the shared-study tests: OneR over a table retriever with a slow constant LM."""
+
+import sys
+import time
+from pathlib import Path
+
+import dspy
+
+sys.path.insert(0, str(Path(__file__).parent))
+
+from hopkit.data.corpus import Corpus  # noqa: E402
+from hopkit.data.examples import Dataset, make_example  # noqa: E402
+from hopkit.data.passage import Passage  # noqa: E402
+from hopkit.evaluation.metrics import get_metric  # noqa: E402
+from hopkit.lm.accounted import AccountedLM  # noqa: E402
+from hopkit.optimize.runner import OptimizeRequest, optimize  # noqa: E402
+from scripted_engine import ScriptedEngine  # noqa: E402
+
+
+class ConstantEngine(ScriptedEngine):
+    """Always answers "Morn", after ``delay`` seconds (a stand-in for a real LM's latency)."""
+
+    def __init__(self, delay=0.0):
+        super().__init__([])
+        self.delay = delay
+
+    def complete(self, request):
+        time.sleep(self.delay)
+        self.replies = [{"answer": "Morn"}]
+        return super().complete(request)
+
+
+class TableRetriever:
+    def retrieve(self, query, k):
+        return [Passage(f"p{i}", f"T{i}", f"text {i}").ranked(i + 1, 1.0) for i in range(k)]
+
+
+def tiny_dataset(name, n):
+    examples = [make_example(f"{name}{i}", f"Question {i}?", ["Morn" if i % 2 else "Tull"], ["p0"]) for i in range(n)]
+    return Dataset(name, examples, Corpus([Passage("p0", "T0", "text 0")]), "tiny")
+
+
+def request(folder, storage, trials, demos="none", objectives=("metric",), grace_s=180):
+    return OptimizeRequest(method="oner", metric=get_metric("f1"), train=tiny_dataset("train", 6),
+                           dev=tiny_dataset("dev", 4).examples, dev_name="tiny:dev", folder=Path(folder),
+                           storage=storage, study_name="shared", trials=trials, demos=demos, objectives=objectives,
+                           train_n=6, progress=False, heartbeat_s=1, grace_s=grace_s)
+
+
+def configure(delay=0.0, cache=False):
+    dspy.configure(lm=AccountedLM("local/constant", engine=ConstantEngine(delay), cache=cache))
+
+
+if __name__ == "__main__":
+    folder, storage, trials, delay = sys.argv[1], sys.argv[2], int(sys.argv[3]), float(sys.argv[4])
+    dspy.configure_cache(enable_disk_cache=False, enable_memory_cache=False)
+    configure(delay)
+    optimize(request(folder, storage, trials, grace_s=2), TableRetriever(), None, say=lambda text: None)

@@ -1,0 +1,105 @@
+"""The optimizer: search space from declared knobs, paper defaults first, shared and resumable studies,
+saved programs that load and predict identically, and the FixedTrial path."""
+
+import json
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import optuna
+import pytest
+
+from hopkit.knobs import KNOBS
+from hopkit.optimize.runner import optimize
+from hopkit.optimize.saved import load_program, read_manifest
+from hopkit.optimize.search_space import paper_defaults, search_space, suggest
+from hopkit.optimize.study import FINISHED, open_study
+from optimize_worker import TableRetriever, configure, request
+
+WORKER = Path(__file__).parent / "optimize_worker.py"
+
+
+def test_the_search_space_is_read_from_the_declared_knobs():
+    for method, group in [("ircot", "ircot"), ("searchain", "searchain"), ("tor", "tor"), ("oner", "oner")]:
+        assert set(search_space(method)) == set(KNOBS[group])
+    assert set(search_space("searchain", fixed={"answer_form": "short"})) == set(KNOBS["searchain"]) - {"answer_form"}
+    assert list(search_space("ircot", only=["k", "cap"])) == ["k", "cap"]
+    with pytest.raises(Exception, match="no knob"):
+        search_space("ircot", only=["theta"])
+
+
+def test_the_fixed_trial_path_replays_values_and_samples_within_ranges():
+    space = search_space("tor")
+    chosen = {**paper_defaults(space), "depth": 2, "expansion": "cot", "relevance_pruning": False}
+    assert suggest(optuna.trial.FixedTrial(chosen), space) == chosen
+    study = optuna.create_study(sampler=optuna.samplers.RandomSampler(seed=1))
+    for _ in range(5):
+        values = suggest(study.ask(), search_space("searchain"))
+        assert 0.0 <= values["theta"] <= 1.0 and 1 <= values["r_max"] <= 10 and values["answer_form"] in ("short", "long")
+
+
+def test_paper_defaults_are_trial_0_and_the_saved_program_predicts_identically(tmp_path):
+    configure()
+    storage = f"sqlite:///{tmp_path / 'study.db'}"
+    result = optimize(request(tmp_path, storage, trials=3, demos="labeled"), TableRetriever(), None,
+                      say=lambda text: None)
+    study = optuna.load_study(study_name="shared", storage=storage)
+    first = study.trials[0]
+    assert first.params == paper_defaults(search_space("oner")) and first.user_attrs["paper_defaults"]
+    assert len(study.get_trials(states=FINISHED)) == 3
+    manifest = read_manifest(result.program_dir)
+    assert manifest["method"] == "oner" and manifest["knobs"] == result.knobs and manifest["dev_n"] == 4
+    assert manifest["before"] is not None and "dspy" in manifest["packages"]
+    loaded = load_program(result.program_dir, retriever=TableRetriever())
+    assert loaded.k == result.knobs["k"]
+    assert len(loaded.answer.demos) == 4  # LabeledFewShot's demos came back from program.json
+    state = json.loads((result.program_dir / "program.json").read_text())
+    assert [d["question"] for d in loaded.answer.demos] == [d["question"] for d in state["answer"]["demos"]]
+    configure()
+    again = loaded(question="Question 1?")
+    configure()
+    from hopkit.programs.registry import build_program
+    from hopkit.optimize.demos import apply_state
+    direct = apply_state(build_program("oner", TableRetriever(), None, **result.knobs), state)(question="Question 1?")
+    assert again.answer == direct.answer == "Morn" and again.retrieved == direct.retrieved
+
+
+def test_two_processes_share_one_sqlite_study(tmp_path):
+    storage = f"sqlite:///{tmp_path / 'study.db'}"
+    open_study("shared", storage, ["maximize"])  # create it once, so the workers only load it
+    workers = [subprocess.Popen([sys.executable, str(WORKER), str(tmp_path), storage, "8", "0.05"],
+                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT) for _ in range(2)]
+    outputs = [w.communicate(timeout=300)[0].decode() for w in workers]
+    assert all(w.returncode == 0 for w in workers), outputs
+    study = optuna.load_study(study_name="shared", storage=storage)
+    finished = study.get_trials(states=FINISHED)
+    assert len(finished) >= 8
+    assert len({t.user_attrs["worker"] for t in finished if "worker" in t.user_attrs}) == 2
+
+
+def test_a_killed_optimization_resumes_from_its_storage(tmp_path):
+    storage = f"sqlite:///{tmp_path / 'study.db'}"
+    worker = subprocess.Popen([sys.executable, str(WORKER), str(tmp_path), storage, "6", "0.4"])
+    deadline = time.time() + 120
+    while time.time() < deadline:
+        time.sleep(0.5)
+        try:
+            study = optuna.load_study(study_name="shared", storage=storage)
+        except KeyError:
+            continue
+        states = [t.state for t in study.trials]
+        if states.count(optuna.trial.TrialState.COMPLETE) >= 1 and optuna.trial.TrialState.RUNNING in states:
+            break
+    worker.kill()
+    worker.wait()
+    time.sleep(3)  # past the heartbeat grace period: the running trial is stale
+    finished_before = len(study.get_trials(states=FINISHED))
+    assert finished_before < 6
+    resumed = subprocess.run([sys.executable, str(WORKER), str(tmp_path), storage, "6", "0.0"],
+                             capture_output=True, timeout=300)
+    assert resumed.returncode == 0, resumed.stdout.decode() + resumed.stderr.decode()
+    study = optuna.load_study(study_name="shared", storage=storage)
+    assert len(study.get_trials(states=FINISHED)) == 6
+    failed = study.get_trials(states=(optuna.trial.TrialState.FAIL,))
+    assert failed and all(t.params for t in failed)  # the killed trial, failed and retried with its knobs
