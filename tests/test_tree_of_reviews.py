@@ -178,3 +178,15 @@ def test_registry_builds_tor_and_cor_with_validated_knobs():
     assert build_program("tor", retriever, depth=2, width_1=10, width_2=5).widths[:2] == [10, 5]
     with pytest.raises(Exception, match="expansion"):
         build_program("tor", retriever, expansion="bfs")
+
+
+def test_demonstrations_show_search_accept_and_reject(bundled_dev):
+    from hopkit.data.registry import load_dataset_spec
+
+    train = load_dataset_spec("bundled:train")
+    program = build_program("tor", TableRetriever({}), train=train)
+    actions = [(d.relevant, d.sufficient) for d in program.review_step.demos]
+    assert actions == [(True, False), (True, True), (False, False)]
+    assert program.review_step.demos[0].output.endswith("?") and program.complete_missing.demos
+    cot = build_program("cor", TableRetriever({}), train=train, expansion="cot")
+    assert all(d.relevance_thought for d in cot.review_step.demos)

@@ -16,6 +16,7 @@ from hopkit.programs.ircot import IRCoT
 from hopkit.programs.ircot.demonstrations import build_demos
 from hopkit.programs.searchain import SearChain
 from hopkit.programs.tree_of_reviews import TreeOfReviews
+from hopkit.programs.tree_of_reviews.demonstrations import build_review_demos
 from hopkit.programs.searchain.demonstrations import build_chain_demos
 from hopkit.reader.protocol import Reader
 from hopkit.retrieval.protocol import Retriever
@@ -57,9 +58,9 @@ METHODS: dict[str, Method] = {
         Method("searchain-nocomplete", "SearChain without completion (verification only)", "searchain", True,
                lambda r, rd, t, **kw: _searchain(r, rd, t, complete=False, **kw), needs_reader=True, uses_demos=True),
         Method("tor", "Tree of Reviews: paragraph tree with review, pruning, expansion, evidence fusion", "tor", True,
-               lambda r, rd, t, **kw: TreeOfReviews(r, **kw)),
+               lambda r, rd, t, **kw: _tor(r, t, **kw), uses_demos=True),
         Method("cor", "Chain of Reviews: the ToR review on one path that accumulates every paragraph", "tor", True,
-               lambda r, rd, t, **kw: TreeOfReviews(r, single_path=True, **kw)),
+               lambda r, rd, t, **kw: _tor(r, t, single_path=True, **kw), uses_demos=True),
     ]
 }
 
@@ -72,6 +73,11 @@ def _ircot(retriever: Retriever, train: Dataset | None, m_distractors: int = 2, 
 def _searchain(retriever: Retriever | None, reader: Reader | None, train: Dataset | None, **knobs: Any) -> SearChain:
     demos = build_chain_demos(train.examples, train.corpus) if train else None
     return SearChain(retriever, reader, demos=demos, **knobs)
+
+
+def _tor(retriever: Retriever, train: Dataset | None, **knobs: Any) -> TreeOfReviews:
+    demos = build_review_demos(train.examples, train.corpus) if train else None
+    return TreeOfReviews(retriever, demos=demos, **knobs)
 
 
 def get_method(name: str) -> Method:

@@ -20,6 +20,7 @@ from dspy.utils.exceptions import AdapterParseError
 from hopkit.data.passage import Passage
 from hopkit.knobs import knob
 from hopkit.programs.prediction import hop_prediction
+from hopkit.programs.tree_of_reviews.demonstrations import ReviewDemos
 from hopkit.programs.tree_of_reviews.fusion import EvidenceFusion, Fusion, rank_by_response
 from hopkit.programs.tree_of_reviews.review import ACCEPT, REJECT, SEARCH, Review, review
 from hopkit.programs.tree_of_reviews.tree import (PRUNED_REPETITIVE, SKIPPED_BUDGET, Evidence, ReviewNode,
@@ -43,7 +44,8 @@ class TreeOfReviews(dspy.Module):
                  width_4: int = _k("width_4").default, expansion: Expansion = _k("expansion").default,
                  fusion: Fusion = _k("fusion").default, relevance_pruning: bool = _k("relevance_pruning").default,
                  repetitive_pruning: bool = _k("repetitive_pruning").default, budget: int = _k("budget").default,
-                 single_path: bool = False, threads: int = 4, max_words: int = 80, keep: int = 15) -> None:
+                 single_path: bool = False, threads: int = 4, max_words: int = 80, keep: int = 15,
+                 demos: ReviewDemos | None = None) -> None:
         super().__init__()
         self.retriever = retriever
         self.depth = _k("depth").check(depth)
@@ -56,6 +58,9 @@ class TreeOfReviews(dspy.Module):
         self.review_step = dspy.Predict(ReviewParagraphsStepByStep if expansion == "cot" else ReviewParagraphs)
         self.complete_missing = dspy.Predict(CompleteMissingParagraph)
         self.fuse = EvidenceFusion(self.fusion_mode, max_words)
+        if demos is not None:
+            self.review_step.demos = list(demos.review_step_by_step if expansion == "cot" else demos.review)
+            self.complete_missing.demos = list(demos.missing)
         self._lock = threading.Lock()
 
     # ---- the search -------------------------------------------------------------------------------
