@@ -63,3 +63,10 @@ def test_unreachable_endpoint(home):
 
 def test_bad_knob(home):
     assert_one_line_error(hopkit(["ask", "q?", "--set", "k=99"], home), "outside its range")
+
+
+def test_optimize_and_saved_program_input_errors(home):
+    assert_one_line_error(hopkit(["optimize", "--method", "ircot", "--objectives", "lm_calls,f1", "--demos", "none"],
+                                 home), "--objectives must start with the metric")
+    assert_one_line_error(hopkit(["eval", "--program", str(home / "no-such-program")], home), "no saved program")
+    assert_one_line_error(hopkit(["optimize", "--method", "nor", "--demos", "none"], home), "declares no knobs")

@@ -235,12 +235,15 @@ def cmd_eval(args: argparse.Namespace) -> None:
 def cmd_optimize(args: argparse.Namespace) -> None:
     from hopkit.evaluation.metrics import get_metric
     from hopkit.optimize.runner import OptimizeRequest, optimize
+    from hopkit.optimize.search_space import search_space
     from hopkit.optimize.study import sqlite_url
     from hopkit.programs.registry import get_method
     from hopkit.reader.loading import open_reader
 
     method = get_method(args.method)
     metric = get_metric(args.metric)
+    params = [p.strip() for p in args.params.split(",")] if args.params else None
+    search_space(args.method, params, parse_knobs(args.set))  # bad knob names fail here, before anything loads
     objectives = ["metric"]
     if args.objectives:
         names = [n.strip() for n in args.objectives.split(",") if n.strip()]
@@ -260,7 +263,7 @@ def cmd_optimize(args: argparse.Namespace) -> None:
         method=args.method, metric=metric, train=train, dev=dev.examples[: args.n_dev], dev_name=dev.name,
         folder=folder, storage=storage, study_name=study, trials=args.trials, demos=args.demos,
         objectives=objectives, fixed=parse_knobs(args.set),
-        params=[p.strip() for p in args.params.split(",")] if args.params else None, train_n=args.n_train,
+        params=params, train_n=args.n_train,
         test=test.examples[: args.n_test] if test else (), seed=args.seed, threads=args.threads,
         slices=args.slices, progress=not args.quiet)
     try:
