@@ -103,3 +103,13 @@ def test_a_killed_optimization_resumes_from_its_storage(tmp_path):
     assert len(study.get_trials(states=FINISHED)) == 6
     failed = study.get_trials(states=(optuna.trial.TrialState.FAIL,))
     assert failed and all(t.params for t in failed)  # the killed trial, failed and retried with its knobs
+
+
+def test_multi_objective_reports_a_pareto_front_and_plots(tmp_path):
+    configure()
+    storage = f"sqlite:///{tmp_path / 'study.db'}"
+    result = optimize(request(tmp_path, storage, trials=3, objectives=("metric", "lm_calls")), TableRetriever(), None,
+                      say=lambda text: None)
+    assert result.pareto and all(len(point["values"]) == 2 for point in result.pareto)
+    assert Path(result.plots["history"]).is_file() and Path(result.plots["pareto"]).is_file()
+    assert read_manifest(result.program_dir)["objectives"] == ["metric", "lm_calls"]
