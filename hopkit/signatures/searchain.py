@@ -38,7 +38,8 @@ class ChainOfQuery(dspy.Signature):
 class TraceWithReferences(dspy.Signature):
     """Write the final answer to the question from the verified query-answer pairs. First write a
     short passage that walks through the reasoning, putting the reference mark [n] right after each
-    fact taken from pair [n]; then give the short answer on its own."""
+    fact taken from pair [n]; then give the short answer on its own: the thing the question asks
+    for (for "where was ... born?", a place), usually found in the last pair."""
 
     question: str = dspy.InputField()
     verified_pairs: list[str] = dspy.InputField(desc="'[n] query -> answer' pairs; [n] is the supporting document")
