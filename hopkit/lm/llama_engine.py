@@ -59,9 +59,9 @@ class LlamaCppEngine:
                     n_threads=self.n_threads, n_gpu_layers=self.n_gpu_layers, seed=self.seed,
                     logits_all=scoring, verbose=False)
                 if not scoring and self.prefix_cache_bytes > 0:
-                    from llama_cpp.llama_cache import LlamaRAMCache
+                    from hopkit.lm.prefix_cache import BoundedRAMCache
 
-                    self._contexts[scoring].set_cache(LlamaRAMCache(capacity_bytes=self.prefix_cache_bytes))
+                    self._contexts[scoring].set_cache(BoundedRAMCache(capacity_bytes=self.prefix_cache_bytes))
             except (ValueError, RuntimeError) as error:
                 raise MissingArtifactError(
                     f"llama.cpp could not load {self.model_path} ({error}); the file is not a valid GGUF model: "
