@@ -113,3 +113,35 @@ def test_multi_objective_reports_a_pareto_front_and_plots(tmp_path):
     assert result.pareto and all(len(point["values"]) == 2 for point in result.pareto)
     assert Path(result.plots["history"]).is_file() and Path(result.plots["pareto"]).is_file()
     assert read_manifest(result.program_dir)["objectives"] == ["metric", "lm_calls"]
+
+
+def test_bootstrap_few_shot_keeps_traces_that_pass_the_metric():
+    import dspy
+
+    from hopkit.evaluation.metrics import get_metric
+    from hopkit.optimize.demos import compile_demos
+    from hopkit.programs.registry import build_program
+    from optimize_worker import tiny_dataset
+
+    configure()
+    student = build_program("oner", TableRetriever())
+    compiled = compile_demos("bootstrap", student, tiny_dataset("train", 6).examples, get_metric("f1"), max_demos=2)
+    demos = compiled.answer.demos
+    assert demos and all(isinstance(d, dspy.Example) for d in demos)
+    assert all(d.answer == "Morn" for d in demos if "context" in d)  # bootstrapped: the program's own passing outputs
+
+
+def test_a_searchain_state_with_typed_demos_survives_save_and_load(tmp_path, bundled_dev):
+    from hopkit.data.registry import load_dataset_spec
+    from hopkit.optimize.saved import save_program
+    from hopkit.programs.registry import build_program
+
+    train = load_dataset_spec("bundled:train")
+    program = build_program("searchain", TableRetriever(), reader=object(), train=train, theta=0.5)
+    folder = save_program(tmp_path / "sc", program, "searchain", {"theta": 0.5})
+    loaded = load_program(folder, retriever=TableRetriever(), reader=object())
+    assert loaded.theta == 0.5 and len(loaded.plan.demos) == len(program.plan.demos) == 3
+    original = program.plan.demos[2]
+    restored = loaded.plan.demos[2]
+    assert restored["question"] == original.question
+    assert [n["query"] for n in restored["chain"]] == [n.query for n in original.chain]
