@@ -40,11 +40,11 @@ def tiny_dataset(name, n):
     return Dataset(name, examples, Corpus([Passage("p0", "T0", "text 0")]), "tiny")
 
 
-def request(folder, storage, trials, demos="none", objectives=("metric",), grace_s=180):
+def request(folder, storage, trials, demos="none", objectives=("metric",), grace_s=180, test=()):
     return OptimizeRequest(method="oner", metric=get_metric("f1"), train=tiny_dataset("train", 6),
                            dev=tiny_dataset("dev", 4).examples, dev_name="tiny:dev", folder=Path(folder),
                            storage=storage, study_name="shared", trials=trials, demos=demos, objectives=objectives,
-                           train_n=6, progress=False, heartbeat_s=1, grace_s=grace_s)
+                           train_n=6, progress=False, heartbeat_s=1, grace_s=grace_s, test=test)
 
 
 def configure(delay=0.0, cache=False):

@@ -115,6 +115,25 @@ def test_multi_objective_reports_a_pareto_front_and_plots(tmp_path):
     assert read_manifest(result.program_dir)["objectives"] == ["metric", "lm_calls"]
 
 
+def test_the_summary_scores_the_papers_setting_and_the_best_on_test_and_adds_up_wall_time(tmp_path):
+    from optimize_worker import tiny_dataset
+
+    configure()
+    storage = f"sqlite:///{tmp_path / 'study.db'}"
+    test = tiny_dataset("test", 3).examples
+    first = optimize(request(tmp_path, storage, trials=3, test=test), TableRetriever(), None, say=lambda text: None)
+    summary = json.loads(first.summary_path.read_text())
+    assert summary["default_trial"] == 0 and summary["trials"] == 3 and summary["test_n"] == 3
+    assert summary["test"]["best"] == first.test_scores["f1"]
+    assert summary["test"]["default"] == first.test_default_scores["f1"]
+    assert set(summary["lm_calls_per_question"]) == {"dev_default", "dev_best", "test_default", "test_best"}
+    assert all(value == 1.0 for value in summary["lm_calls_per_question"].values())  # OneR: one call a question
+    assert (tmp_path / "test" / f"best-{summary['best_trial']}.jsonl").is_file()
+    again = optimize(request(tmp_path, storage, trials=4, test=test), TableRetriever(), None, say=lambda text: None)
+    assert again.trials == 4
+    assert again.total_seconds == pytest.approx(round(first.seconds, 1) + round(again.seconds, 1), abs=0.01)
+
+
 def test_bootstrap_few_shot_keeps_traces_that_pass_the_metric():
     import dspy
 

@@ -274,10 +274,16 @@ def cmd_optimize(args: argparse.Namespace) -> None:
     print(f"trials: {result.trials}; {args.metric} on dev: paper defaults {before} -> best {result.best_value:.4f}")
     print(f"best knobs: {result.knobs}")
     if result.test_scores:
-        print(f"test: {result.test_scores}")
+        default = result.test_default_scores.get(args.metric)
+        print(f"{args.metric} on test: paper defaults {'n/a' if default is None else f'{default:.4f}'} -> "
+              f"best {result.test_scores[args.metric]:.4f}")
+    calls = ", ".join(f"{where} {value:.2f}" for where, value in result.calls_per_question.items())
+    print(f"LM calls per question: {calls}")
     for point in result.pareto:
         print(f"  pareto trial {point['number']}: {point['values']} {point['params']}")
-    print(f"LM cache hit rate {100 * result.cache_hit_rate:.1f}%; wall time {result.seconds:.0f} s")
+    print(f"LM cache hit rate {100 * result.cache_hit_rate:.1f}%; wall time {result.seconds:.0f} s "
+          f"({result.total_seconds:.0f} s over every run of this study)")
+    print(f"summary: {result.summary_path}")
     print(f"saved program: {result.program_dir}  (hopkit eval --program {result.program_dir})")
     for name, where in result.plots.items():
         print(f"plot {name}: {where}")

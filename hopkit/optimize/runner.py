@@ -8,6 +8,7 @@ with its manifest and plots, and scored on test when a test split is given.
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -68,6 +69,10 @@ class OptimizeResult:
     program_dir: Path
     plots: dict[str, str]
     trials: int
+    test_default_scores: dict[str, float] = field(default_factory=dict)
+    calls_per_question: dict[str, float] = field(default_factory=dict)  # dev/test x default/best
+    total_seconds: float = 0.0  # wall time of every invocation that worked this study folder
+    summary_path: Path | None = None
 
 
 def optimize(request: OptimizeRequest, retriever: Retriever | None, reader: Reader | None,
@@ -114,13 +119,27 @@ def optimize(request: OptimizeRequest, retriever: Retriever | None, reader: Read
     knobs = {**request.fixed, **best.params}
     default_trial = paper_default_trial(study)
     program = build(best.params)
+    calls = {"dev_best": best.user_attrs.get("lm_calls_per_q", 0.0)}
+    if default_trial:
+        calls["dev_default"] = default_trial.user_attrs.get("lm_calls_per_q", 0.0)
     test_scores: dict[str, float] = {}
+    test_default: dict[str, float] = {}
     if request.test:
-        log = RunLog(request.folder / "test" / f"best-{best.number}.jsonl", {"knobs": knobs})
-        test_scores = evaluate(program, request.test, [request.metric], log, threads=request.threads,
-                               progress=request.progress).metrics
+        say(f"scoring the best setting (trial {best.number}) on {len(request.test)} test questions ...")
+        report = evaluate(program, request.test, [request.metric],
+                          RunLog(request.folder / "test" / f"best-{best.number}.jsonl", {"knobs": knobs}),
+                          threads=request.threads, progress=request.progress)
+        test_scores, calls["test_best"] = report.metrics, report.cost["lm_calls"]
+        if default_trial and default_trial.number != best.number:
+            say(f"scoring the papers' setting (trial {default_trial.number}) on the same test questions ...")
+            report = evaluate(build(default_trial.params), request.test, [request.metric],
+                              RunLog(request.folder / "test" / f"default-{default_trial.number}.jsonl",
+                                     {"knobs": {**request.fixed, **default_trial.params}}),
+                              threads=request.threads, progress=request.progress)
+        if default_trial:  # when the papers' setting won, its test score is the best's
+            test_default, calls["test_default"] = report.metrics, report.cost["lm_calls"]
     rows = objective.seen_rows
-    calls = sum(r["cost"]["lm_calls"] for r in rows)
+    lm_calls = sum(r["cost"]["lm_calls"] for r in rows)
     hits = sum(r["cost"].get("cache_hits", 0) for r in rows)
     program_dir = save_program(
         request.folder / "program", program, request.method, knobs, metric=request.metric.name,
@@ -128,12 +147,35 @@ def optimize(request: OptimizeRequest, retriever: Retriever | None, reader: Read
         train_hash=split_hash(train_examples) if train_examples else None, train_n=len(train_examples),
         test_hash=split_hash(request.test) if request.test else None, demos=request.demos, seed=request.seed,
         study=request.study_name, storage=request.storage, best_trial=best.number,
-        before=default_trial.values[0] if default_trial else None, after=best.values[0], test=test_scores,
+        before=default_trial.values[0] if default_trial else None, after=best.values[0], test=test_scores, test_default=test_default,
         objectives=list(request.objectives))
     plots = save_plots(study, request.folder / "plots", request.metric.name,
                        [request.metric.name, *request.objectives[1:]])
-    return OptimizeResult(knobs=knobs, best_value=best.values[0],
-                          default_value=default_trial.values[0] if default_trial else None, pareto=pareto,
-                          test_scores=test_scores, cache_hit_rate=hits / calls if calls else 0.0,
-                          seconds=time.perf_counter() - start, program_dir=program_dir, plots=plots,
-                          trials=len(study.trials))
+    result = OptimizeResult(knobs=knobs, best_value=best.values[0],
+                            default_value=default_trial.values[0] if default_trial else None, pareto=pareto,
+                            test_scores=test_scores, cache_hit_rate=hits / lm_calls if lm_calls else 0.0,
+                            seconds=time.perf_counter() - start, program_dir=program_dir, plots=plots,
+                            trials=len(study.trials), test_default_scores=test_default, calls_per_question=calls)
+    write_summary(request, result, best.number, default_trial.number if default_trial else None)
+    return result
+
+
+def write_summary(request: OptimizeRequest, result: OptimizeResult, best: int, default: int | None) -> None:
+    """``summary.json`` in the study folder: the figures a results table needs, with the wall time of
+    every invocation that worked the study (a study resumed across sessions adds up)."""
+    sessions = request.folder / "invocations.jsonl"
+    with sessions.open("a", encoding="utf-8") as handle:
+        handle.write(json.dumps({"seconds": round(result.seconds, 1), "trials_after": result.trials}) + "\n")
+    result.total_seconds = sum(json.loads(line)["seconds"] for line in sessions.read_text().splitlines() if line)
+    result.summary_path = request.folder / "summary.json"
+    result.summary_path.write_text(json.dumps({
+        "method": request.method, "dataset": request.dev_name, "dev_n": len(request.dev), "test_n": len(request.test),
+        "metric": request.metric.name, "demos": request.demos, "objectives": list(request.objectives),
+        "fixed": request.fixed, "study": request.study_name, "trials": result.trials,
+        "default_trial": default, "best_trial": best, "best_knobs": result.knobs,
+        "dev": {"default": result.default_value, "best": result.best_value},
+        "test": {"default": result.test_default_scores.get(request.metric.name),
+                 "best": result.test_scores.get(request.metric.name)},
+        "lm_calls_per_question": result.calls_per_question, "cache_hit_rate": result.cache_hit_rate,
+        "seconds_this_run": result.seconds, "seconds_all_runs": result.total_seconds, "pareto": result.pareto,
+    }, indent=2, default=str))
