@@ -146,6 +146,15 @@ def test_cor_reviews_one_growing_path():
     prediction = program(question="Q?")
     assert engine.reviewed_paths == [["A", "B"], ["A", "B", "C"]]  # the whole path each time, A kept once
     assert prediction.trace["evidence"][0]["pids"] == ["A", "B", "C"] and prediction.trace["method"] == "cor"
+    assert prediction.trace["stats"]["doc"] == 3 and prediction.trace["stats"]["api"] == 3  # 2 reviews + fusion
+
+
+def test_cor_with_nothing_accepted_reads_every_relevant_paragraph_on_its_path():
+    reviews = {"B": ("yes", "no", "find C"), "C": ("yes", "no", "find D")}
+    program, engine, _ = setup(reviews, {"Q?": ["A", "B"], "find C": ["C"]}, single_path=True, depth=2)
+    prediction = program(question="Q?")
+    assert prediction.trace["stats"]["empty_pool"] == 1
+    assert sorted(prediction.citations) == ["A", "B", "C"]
 
 
 def test_mpc_uses_the_written_paragraph_as_the_query():

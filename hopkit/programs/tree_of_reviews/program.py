@@ -179,9 +179,9 @@ class TreeOfReviews(dspy.Module):
     def _answer(self, state: SearchState) -> dspy.Prediction:
         fallback = not state.pool
         try:
-            if fallback:  # nothing accepted: read what the reviews found relevant, else the first layer
-                relevant = [n.pid for n in state.nodes if n.relevant] or [n.pid for n in state.nodes if n.depth == 1]
-                pids = list(dict.fromkeys(relevant))
+            if fallback:  # nothing accepted: read the paths reviewed as relevant, else the first layer
+                relevant = [n.path for n in state.nodes if n.relevant] or [n.path for n in state.nodes if n.depth == 1]
+                pids = list(dict.fromkeys(pid for path in relevant for pid in path))
                 out = self.fuse.paragraphs_only(state.question, [state.passages[p] for p in pids])
             else:
                 pids = state.pool_pids()
@@ -192,7 +192,7 @@ class TreeOfReviews(dspy.Module):
         state.lm_steps += 1
         ranked = rank_by_response(pids, state.passages, response, self.keep)
         reviews = [n for n in state.nodes if n.action is not None]
-        distinct = {n.pid for n in reviews}
+        distinct = {pid for n in reviews for pid in n.path}  # a review reads its whole path (CoR: every paragraph)
         stats = {"api": state.lm_steps, "doc": len(distinct), "rate": len(distinct) / state.lm_steps,
                  "evidence": len(state.pool), "reviews": len(reviews),
                  "review_parse_failures": sum(n.parse == "failed" for n in reviews),
