@@ -43,7 +43,7 @@ KNOBS: dict[str, dict[str, Knob]] = {
         "k": Knob("k", 4, "paragraphs retrieved per step (the paper tunes K in {2, 4, 6, 8})", 1, 10, 1),
         "cap": Knob("cap", 15, "most paragraphs collected per question (15 in the paper)", 1, 30, 1),
         "max_steps": Knob("max_steps", 8, "most reasoning sentences (8 in the paper)", 1, 12, 1),
-        "reader": Knob("reader", "cot", "separate reader: cot, direct, or none (answer from the chain)",
+        "answer_reader": Knob("answer_reader", "cot", "separate reader: cot, direct, or none (answer from the chain)",
                        choices=("cot", "direct", "none")),
         "m_distractors": Knob("m_distractors", 2, "distractors per demonstration (the paper's M)", 1, 3, 1),
         "stop_on_repeat": Knob("stop_on_repeat", False, "also stop when a sentence repeats an earlier one "

@@ -54,7 +54,7 @@ def test_only_the_first_sentence_is_kept_and_used_as_the_query():
 def test_the_answer_is_sentence_is_not_used_for_retrieval():
     retriever = TableRetriever({"Q?": ["a"]})
     use_script([{"next_sentence": "So the answer is: yes."}, {"answer": "yes"}])
-    prediction = IRCoT(retriever, k=1, reader="direct")(question="Q?")
+    prediction = IRCoT(retriever, k=1, answer_reader="direct")(question="Q?")
     assert retriever.queries == ["Q?"] and prediction.answer == "yes"
     assert [s["query"] for s in prediction.trace["steps"]] == ["Q?", None]
 
@@ -62,7 +62,7 @@ def test_the_answer_is_sentence_is_not_used_for_retrieval():
 def test_step_limit_holds():
     retriever = TableRetriever({}, default=["a"])
     use_script([{"next_sentence": f"Fact number {i} is here."} for i in range(3)] + [{"answer": "x"}])
-    prediction = IRCoT(retriever, k=1, max_steps=3, reader="direct")(question="Q?")
+    prediction = IRCoT(retriever, k=1, max_steps=3, answer_reader="direct")(question="Q?")
     assert prediction.trace["stop"] == "max_steps" and len(prediction.trace["chain"]) == 3
 
 
@@ -70,7 +70,7 @@ def test_deduplication_and_the_cap():
     retriever = TableRetriever({"Q?": ["a", "b", "c"], "S one.": ["b", "c", "d"], "S two.": ["e", "f", "g"]})
     use_script([{"next_sentence": "S one."}, {"next_sentence": "S two."}, {"next_sentence": "So the answer is: z."},
                 {"answer": "z"}])
-    prediction = IRCoT(retriever, k=3, cap=5, reader="direct")(question="Q?")
+    prediction = IRCoT(retriever, k=3, cap=5, answer_reader="direct")(question="Q?")
     assert prediction.retrieved == ["a", "b", "c", "d", "e"]  # b, c not repeated; f, g over the cap
     steps = prediction.trace["steps"]
     assert steps[1]["added"] == ["d"] and steps[2]["added"] == ["e"]
@@ -80,7 +80,7 @@ def test_without_a_reader_the_answer_comes_from_the_chain_and_costs_are_per_step
     retriever = TableRetriever({}, default=["a"])
     use_script([{"next_sentence": "Atlas is in Velmar."}, {"next_sentence": "So the answer is: Velmar."}])
     with usage_scope() as usage:
-        prediction = IRCoT(retriever, k=1, reader="none")(question="Q?")
+        prediction = IRCoT(retriever, k=1, answer_reader="none")(question="Q?")
     assert prediction.answer == "Velmar" and usage.lm_calls == 2
     assert [s["cost"].get("lm_calls") for s in prediction.trace["steps"][1:]] == [1, 1]
 
@@ -115,7 +115,7 @@ def test_registry_builds_variants_with_demos(bundled_dev):
 def test_stop_on_repeat_is_off_by_default_as_in_the_paper():
     retriever = TableRetriever({}, default=["a"])
     use_script([{"next_sentence": "Atlas is in Velmar."}] * 3 + [{"answer": "x"}])
-    assert IRCoT(retriever, k=1, max_steps=3, reader="direct")(question="Q?").trace["stop"] == "max_steps"
+    assert IRCoT(retriever, k=1, max_steps=3, answer_reader="direct")(question="Q?").trace["stop"] == "max_steps"
     use_script([{"next_sentence": "Atlas is in Velmar."}] * 2 + [{"answer": "x"}])
-    prediction = IRCoT(retriever, k=1, max_steps=3, reader="direct", stop_on_repeat=True)(question="Q?")
+    prediction = IRCoT(retriever, k=1, max_steps=3, answer_reader="direct", stop_on_repeat=True)(question="Q?")
     assert prediction.trace["stop"] == "repeat" and prediction.trace["chain"] == ["Atlas is in Velmar."]

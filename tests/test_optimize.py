@@ -29,6 +29,35 @@ def test_the_search_space_is_read_from_the_declared_knobs():
         search_space("ircot", only=["theta"])
 
 
+def test_no_knob_shadows_a_parameter_of_build_program():
+    import inspect
+
+    from hopkit.programs.registry import build_program
+
+    reserved = set(inspect.signature(build_program).parameters) - {"knobs"}
+    for group, knobs in KNOBS.items():
+        assert not reserved & set(knobs), f"{group} declares a knob named like a build_program parameter"
+
+
+def test_the_papers_setting_is_enqueued_again_when_its_trial_raised(tmp_path):
+    from hopkit.optimize.study import enqueue_paper_defaults, paper_default_trial
+
+    study = open_study("s", f"sqlite:///{tmp_path / 'study.db'}", ["maximize"])
+    enqueue_paper_defaults(study, {"k": 8})
+
+    def broken(trial):
+        trial.suggest_int("k", 1, 15)
+        raise RuntimeError("a build error")
+
+    with pytest.raises(RuntimeError):
+        study.optimize(broken, n_trials=1)
+    enqueue_paper_defaults(study, {"k": 8})
+    enqueue_paper_defaults(study, {"k": 8})  # once is enough
+    study.optimize(lambda trial: float(trial.suggest_int("k", 1, 15)), n_trials=1)
+    assert paper_default_trial(study).number == 1 and paper_default_trial(study).params == {"k": 8}
+    assert len(study.trials) == 2
+
+
 def test_the_fixed_trial_path_replays_values_and_samples_within_ranges():
     space = search_space("tor")
     chosen = {**paper_defaults(space), "depth": 2, "expansion": "cot", "relevance_pruning": False}

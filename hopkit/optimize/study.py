@@ -35,8 +35,10 @@ def open_study(name: str, storage_url: str, directions: Sequence[str], seed: int
 
 
 def enqueue_paper_defaults(study: optuna.Study, defaults: dict[str, Any]) -> None:
-    """The papers' settings run first: trial 0 of a new study."""
-    if not study.get_trials(deepcopy=False):
+    """The papers' settings run first: trial 0 of a new study, and again next if that trial raised
+    (a trial that failed by error is not retried by optuna, and the study needs its baseline)."""
+    alive = [t for t in study.get_trials(deepcopy=False) if t.state != TrialState.FAIL]
+    if not any(t.user_attrs.get("paper_defaults") for t in alive):
         study.enqueue_trial(defaults, user_attrs={"paper_defaults": True})
 
 

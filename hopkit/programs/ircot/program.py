@@ -55,18 +55,18 @@ def _delta(before: tuple[int, int, int]) -> dict[str, int]:
 
 
 class IRCoT(dspy.Module):
-    """Knobs (declared in hopkit/knobs.py): k, cap, max_steps, reader, m_distractors, stop_on_repeat."""
+    """Knobs (declared in hopkit/knobs.py): k, cap, max_steps, answer_reader, m_distractors, stop_on_repeat."""
 
     def __init__(self, retriever: Retriever, k: int = knob("ircot", "k").default,
                  cap: int = knob("ircot", "cap").default, max_steps: int = knob("ircot", "max_steps").default,
-                 reader: ReaderMode = knob("ircot", "reader").default, max_words: int = 80,
+                 answer_reader: ReaderMode = knob("ircot", "answer_reader").default, max_words: int = 80,
                  stop_on_repeat: bool = knob("ircot", "stop_on_repeat").default, demos: DemoSet | None = None) -> None:
         super().__init__()
         self.retriever = retriever
         self.k = knob("ircot", "k").check(k)
         self.cap = knob("ircot", "cap").check(cap)
         self.max_steps = knob("ircot", "max_steps").check(max_steps)
-        self.reader_mode = knob("ircot", "reader").check(reader)
+        self.reader_mode = knob("ircot", "answer_reader").check(answer_reader)
         self.max_words = max_words
         self.stop_on_repeat = knob("ircot", "stop_on_repeat").check(bool(stop_on_repeat))
         self.reason = dspy.Predict(NextReasoningSentence)
