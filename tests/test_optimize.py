@@ -161,6 +161,11 @@ def test_the_summary_scores_the_papers_setting_and_the_best_on_test_and_adds_up_
     again = optimize(request(tmp_path, storage, trials=4, test=test), TableRetriever(), None, say=lambda text: None)
     assert again.trials == 4
     assert again.total_seconds == pytest.approx(round(first.seconds, 1) + round(again.seconds, 1), abs=0.01)
+    from hopkit.optimize.summary_table import read_summary, summary_rows
+
+    table = summary_rows(read_summary(tmp_path)).splitlines()
+    assert table[2].split(" | ")[3] == "papers' (trial 0)" and table[3].split(" | ")[3].startswith("best (trial")
+    assert table[3].split(" | ")[5] == f"{100 * again.test_scores['f1']:.1f}"
 
 
 def test_bootstrap_few_shot_keeps_traces_that_pass_the_metric():

@@ -306,8 +306,13 @@ def cmd_report(args: argparse.Namespace) -> None:
     from hopkit.evaluation.metrics import get_metric
 
     for path in args.runs:
+        if path.is_dir() and (path / "summary.json").is_file():
+            from hopkit.optimize.summary_table import read_summary, summary_rows
+
+            print(summary_rows(read_summary(path)))
+            continue
         if not path.is_file():
-            raise InputError(f"no run log at {path}")
+            raise InputError(f"no run log at {path} (nor a study folder with summary.json)")
         rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
         if args.n:
             rows = rows[: args.n]

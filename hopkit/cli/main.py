@@ -53,7 +53,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_retrieval_flags(bench)
     bench.set_defaults(run=commands.cmd_eval_retrieval)
 
-    report = verbs.add_parser("report", help="the eval table of finished run logs")
+    report = verbs.add_parser("report", help="the eval table of finished run logs, or an optimize study folder's summary")
     report.add_argument("runs", type=Path, nargs="+")
     report.add_argument("--n", type=int, default=None, help="first n rows only")
     report.set_defaults(run=commands.cmd_report)
