@@ -161,6 +161,13 @@ def test_the_summary_scores_the_papers_setting_and_the_best_on_test_and_adds_up_
     again = optimize(request(tmp_path, storage, trials=4, test=test), TableRetriever(), None, say=lambda text: None)
     assert again.trials == 4
     assert again.total_seconds == pytest.approx(round(first.seconds, 1) + round(again.seconds, 1), abs=0.01)
+    from hopkit.optimize.runner import study_rows
+
+    settings = tmp_path / "settings"
+    answered = sum(len(p.read_text().splitlines()) for p in settings.glob("*.jsonl"))
+    assert answered >= 4 and len(study_rows(settings)) == answered
+    (settings / "setting-torn.jsonl").write_text('{"qid": "x", "cost"')  # a worker killed mid-line
+    assert len(study_rows(settings)) == answered
     from hopkit.optimize.summary_table import read_summary, summary_rows
 
     table = summary_rows(read_summary(tmp_path)).splitlines()

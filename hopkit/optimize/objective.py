@@ -12,7 +12,7 @@ import json
 import os
 import socket
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -45,7 +45,6 @@ class Objective:
     threads: int = 1
     slices: int = 3
     progress: bool = False
-    seen_rows: list[dict] = field(default_factory=list)
 
     def __call__(self, trial: optuna.trial.BaseTrial) -> float | tuple[float, ...]:
         knobs = suggest(trial, self.space)
@@ -78,7 +77,6 @@ class Objective:
             trial.set_user_attr("cache_hits", hits)
             trial.set_user_attr("lm_calls", calls)
             trial.set_user_attr("worker", f"{socket.gethostname()}:{os.getpid()}")
-        self.seen_rows.extend(rows)
 
 
 def _slice_bounds(n: int, slices: int) -> list[int]:

@@ -138,7 +138,7 @@ def optimize(request: OptimizeRequest, retriever: Retriever | None, reader: Read
                               threads=request.threads, progress=request.progress)
         if default_trial:  # when the papers' setting won, its test score is the best's
             test_default, calls["test_default"] = report.metrics, report.cost["lm_calls"]
-    rows = objective.seen_rows
+    rows = study_rows(request.folder / "settings")  # every trial's questions, whichever run answered them
     lm_calls = sum(r["cost"]["lm_calls"] for r in rows)
     hits = sum(r["cost"].get("cache_hits", 0) for r in rows)
     program_dir = save_program(
@@ -158,6 +158,17 @@ def optimize(request: OptimizeRequest, retriever: Retriever | None, reader: Read
                             trials=len(study.trials), test_default_scores=test_default, calls_per_question=calls)
     write_summary(request, result, best.number, default_trial.number if default_trial else None)
     return result
+
+
+def study_rows(settings: Path) -> list[dict[str, Any]]:
+    rows = []
+    for path in sorted(settings.glob("setting-*.jsonl")):
+        for line in path.read_text(encoding="utf-8").splitlines():
+            try:
+                rows.append(json.loads(line))
+            except json.JSONDecodeError:  # a line torn by a killed worker; its question was redone
+                continue
+    return rows
 
 
 def write_summary(request: OptimizeRequest, result: OptimizeResult, best: int, default: int | None) -> None:
