@@ -1,0 +1,29 @@
+"""Copy the optimizer's study folders (SQLite storage through the backup API, so a live study copies
+consistently, and the per-setting JSONLs) into docs/runs/optimize/, so a later session on a fresh machine
+resumes them: copy a snapshot back to runs/optimize/<study>/ and rerun scripts/optimize_queue.sh."""
+
+from __future__ import annotations
+
+import shutil
+import sqlite3
+import sys
+from pathlib import Path
+
+
+def snapshot(source: Path, target: Path) -> None:
+    target.mkdir(parents=True, exist_ok=True)
+    with sqlite3.connect(source / "study.db") as live, sqlite3.connect(target / "study.db") as copy:
+        live.backup(copy)
+    for folder in ("settings", "test"):
+        if (source / folder).is_dir():
+            shutil.copytree(source / folder, target / folder, dirs_exist_ok=True)
+    for name in ("summary.json", "invocations.jsonl"):
+        if (source / name).is_file():
+            shutil.copy2(source / name, target / name)
+
+
+if __name__ == "__main__":
+    runs = Path(sys.argv[1] if len(sys.argv) > 1 else "runs/optimize")
+    for study in sorted(p for p in runs.iterdir() if (p / "study.db").is_file()):
+        snapshot(study, Path("docs/runs/optimize") / study.name)
+        print(f"snapshot of {study.name}")
