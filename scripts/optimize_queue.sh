@@ -15,8 +15,8 @@ study() {  # name, then hopkit optimize arguments
     "$HOPKIT" optimize "$@" "${COMMON[@]}" >> "$LOGS/$name.log" 2>&1
     echo "done $name rc=$? $(date +%T)" >> "$LOGS/status"
 }
-study ircot-none       --method ircot     --demos none
 study searchain-pareto --method searchain --demos none --objectives f1,lm_calls
+study ircot-none       --method ircot     --demos none
 study tor-none         --method tor       --demos none
 study ircot-bootstrap  --method ircot     --demos bootstrap
 study searchain-bootstrap --method searchain --demos bootstrap
