@@ -166,6 +166,10 @@ def test_the_summary_scores_the_papers_setting_and_the_best_on_test_and_adds_up_
     settings = tmp_path / "settings"
     answered = sum(len(p.read_text().splitlines()) for p in settings.glob("*.jsonl"))
     assert answered >= 4 and len(study_rows(settings)) == answered
+    answered_files = [*settings.glob("*.jsonl"), *(tmp_path / "test").glob("*.jsonl")]
+    spent = sum(json.loads(line)["cost"]["seconds"] for p in answered_files for line in p.read_text().splitlines())
+    assert spent > 0 and again.answering_seconds == pytest.approx(spent)
+    assert json.loads(again.summary_path.read_text())["seconds_answering"] == pytest.approx(spent, abs=0.05)
     (settings / "setting-torn.jsonl").write_text('{"qid": "x", "cost"')  # a worker killed mid-line
     assert len(study_rows(settings)) == answered
     from hopkit.optimize.summary_table import read_summary, summary_rows

@@ -282,7 +282,8 @@ def cmd_optimize(args: argparse.Namespace) -> None:
     for point in result.pareto:
         print(f"  pareto trial {point['number']}: {point['values']} {point['params']}")
     print(f"LM cache hit rate {100 * result.cache_hit_rate:.1f}%; wall time {result.seconds:.0f} s "
-          f"({result.total_seconds:.0f} s over every run of this study)")
+          f"({result.total_seconds:.0f} s over every run of this study that finished; "
+          f"{result.answering_seconds:.0f} s answering questions, killed runs included)")
     print(f"summary: {result.summary_path}")
     print(f"saved program: {result.program_dir}  (hopkit eval --program {result.program_dir})")
     for name, where in result.plots.items():

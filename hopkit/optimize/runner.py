@@ -71,7 +71,8 @@ class OptimizeResult:
     trials: int
     test_default_scores: dict[str, float] = field(default_factory=dict)
     calls_per_question: dict[str, float] = field(default_factory=dict)  # dev/test x default/best
-    total_seconds: float = 0.0  # wall time of every invocation that worked this study folder
+    total_seconds: float = 0.0  # wall time of every invocation that worked this study folder and finished
+    answering_seconds: float = 0.0  # per-question seconds over every trial and test run, killed runs included
     summary_path: Path | None = None
 
 
@@ -140,6 +141,7 @@ def optimize(request: OptimizeRequest, retriever: Retriever | None, reader: Read
             test_default, calls["test_default"] = report.metrics, report.cost["lm_calls"]
     rows = study_rows(request.folder / "settings")  # every trial's questions, whichever run answered them
     lm_calls = sum(r["cost"]["lm_calls"] for r in rows)
+    answering = sum(r["cost"].get("seconds", 0.0) for r in rows + study_rows(request.folder / "test", "*.jsonl"))
     hits = sum(r["cost"].get("cache_hits", 0) for r in rows)
     program_dir = save_program(
         request.folder / "program", program, request.method, knobs, metric=request.metric.name,
@@ -155,14 +157,16 @@ def optimize(request: OptimizeRequest, retriever: Retriever | None, reader: Read
                             default_value=default_trial.values[0] if default_trial else None, pareto=pareto,
                             test_scores=test_scores, cache_hit_rate=hits / lm_calls if lm_calls else 0.0,
                             seconds=time.perf_counter() - start, program_dir=program_dir, plots=plots,
-                            trials=len(study.trials), test_default_scores=test_default, calls_per_question=calls)
+                            trials=len(study.trials), test_default_scores=test_default, calls_per_question=calls,
+                            answering_seconds=answering)
     write_summary(request, result, best.number, default_trial.number if default_trial else None)
     return result
 
 
-def study_rows(settings: Path) -> list[dict[str, Any]]:
+def study_rows(folder: Path, pattern: str = "setting-*.jsonl") -> list[dict[str, Any]]:
+    """Every answered question in a study's settings (or test) folder, whichever run answered it."""
     rows = []
-    for path in sorted(settings.glob("setting-*.jsonl")):
+    for path in sorted(folder.glob(pattern)):
         for line in path.read_text(encoding="utf-8").splitlines():
             try:
                 rows.append(json.loads(line))
@@ -173,7 +177,8 @@ def study_rows(settings: Path) -> list[dict[str, Any]]:
 
 def write_summary(request: OptimizeRequest, result: OptimizeResult, best: int, default: int | None) -> None:
     """``summary.json`` in the study folder: the figures a results table needs, with the wall time of
-    every invocation that worked the study (a study resumed across sessions adds up)."""
+    every invocation that finished (a study resumed across sessions adds up) and the answering time,
+    the per-question seconds kept in the study's files, which also counts runs killed before the end."""
     sessions = request.folder / "invocations.jsonl"
     with sessions.open("a", encoding="utf-8") as handle:
         handle.write(json.dumps({"seconds": round(result.seconds, 1), "trials_after": result.trials}) + "\n")
@@ -188,5 +193,6 @@ def write_summary(request: OptimizeRequest, result: OptimizeResult, best: int, d
         "test": {"default": result.test_default_scores.get(request.metric.name),
                  "best": result.test_scores.get(request.metric.name)},
         "lm_calls_per_question": result.calls_per_question, "cache_hit_rate": result.cache_hit_rate,
-        "seconds_this_run": result.seconds, "seconds_all_runs": result.total_seconds, "pareto": result.pareto,
+        "seconds_this_run": result.seconds, "seconds_all_runs": result.total_seconds,
+        "seconds_answering": round(result.answering_seconds, 1), "pareto": result.pareto,
     }, indent=2, default=str))

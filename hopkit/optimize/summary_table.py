@@ -34,7 +34,9 @@ def summary_rows(summary: dict[str, Any]) -> str:
                      f"{_calls(summary, 'dev', which)} | {_calls(summary, 'test', which)} | {knobs} |")
     lines.append(f"{summary['metric']} x 100 on {summary['dev_n']} dev / {summary['test_n']} test questions; "
                  f"LM cache hit rate over the trials {100 * summary['cache_hit_rate']:.1f}%; wall time "
-                 f"{summary['seconds_all_runs'] / 3600:.2f} h over every run of the study")
+                 f"{summary['seconds_all_runs'] / 3600:.2f} h over the runs that finished; answering time "
+                 f"{summary.get('seconds_answering', 0.0) / 3600:.2f} h (every question of every trial and test run, "
+                 "killed runs included)")
     for point in summary.get("pareto") or []:
         lines.append(f"  Pareto trial {point['number']}: {point['values']} {point['params']}")
     return "\n".join(lines)

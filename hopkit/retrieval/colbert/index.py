@@ -35,7 +35,7 @@ def build_colbert_index(corpus: Corpus, checkpoint: str, out: Path,
     from colbert import Indexer
     from colbert.infra import ColBERTConfig, Run
 
-    out = Path(out)
+    out = Path(out).resolve()
     staging = fresh_staging(out)
     start = time.perf_counter()
     with Run().context(run_config(staging / "colbert-run", "index")):

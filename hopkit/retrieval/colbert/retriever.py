@@ -22,7 +22,7 @@ class ColBERTRetriever:
         from colbert import Searcher
         from colbert.infra import ColBERTConfig, Run
 
-        folder = Path(folder)
+        folder = Path(folder).resolve()  # colbert-ai joins a relative index path onto its run root
         manifest_path = folder / MANIFEST
         if not manifest_path.is_file():
             raise MissingArtifactError(
