@@ -209,3 +209,33 @@ def test_a_searchain_state_with_typed_demos_survives_save_and_load(tmp_path, bun
     restored = loaded.plan.demos[2]
     assert restored["question"] == original.question
     assert [n["query"] for n in restored["chain"]] == [n.query for n in original.chain]
+
+
+def test_a_resumed_demos_study_reuses_its_compiled_demonstrations(tmp_path, monkeypatch):
+    from hopkit.optimize import runner
+    from hopkit.optimize.demos_store import STATE_FILE
+
+    configure()
+    storage = f"sqlite:///{tmp_path / 'study.db'}"
+    first = optimize(request(tmp_path, storage, trials=2, demos="labeled"), TableRetriever(), None,
+                     say=lambda text: None)
+    saved = json.loads((tmp_path / STATE_FILE).read_text())
+    assert saved["provenance"]["demos"] == "labeled" and saved["state"]
+    keys = {p.name for p in (tmp_path / "settings").glob("setting-*.jsonl")}
+    first_demos = {name: value["demos"] for name, value in
+                   json.loads((first.program_dir / "program.json").read_text()).items() if "demos" in value}
+    assert any(first_demos.values())
+
+    def no_compiling(*args, **kwargs):
+        raise AssertionError("a resumed study compiled its demonstrations again")
+
+    monkeypatch.setattr(runner, "compile_demos", no_compiling)
+    again = optimize(request(tmp_path, storage, trials=3, demos="labeled"), TableRetriever(), None,
+                     say=lambda text: None)
+    assert again.trials == 3 and keys <= {p.name for p in (tmp_path / "settings").glob("setting-*.jsonl")}
+    again_demos = {name: value["demos"] for name, value in
+                   json.loads((again.program_dir / "program.json").read_text()).items() if "demos" in value}
+    assert again_demos == first_demos
+    other = request(tmp_path, storage, trials=3, demos="bootstrap")
+    with pytest.raises(Exception, match="compiled from"):
+        optimize(other, TableRetriever(), None, say=lambda text: None)

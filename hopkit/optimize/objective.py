@@ -45,11 +45,14 @@ class Objective:
     threads: int = 1
     slices: int = 3
     progress: bool = False
+    demos_key: str | None = None  # the demonstrations' fingerprint: rows answered under other demos never mix
 
     def __call__(self, trial: optuna.trial.BaseTrial) -> float | tuple[float, ...]:
         knobs = suggest(trial, self.space)
         program = self.build(knobs)
-        log = RunLog(self.log_dir / f"setting-{setting_key(knobs)}.jsonl", {"knobs": knobs, "metric": self.metric.name})
+        key = setting_key({**knobs, "demos": self.demos_key} if self.demos_key else knobs)
+        meta = {"knobs": knobs, "metric": self.metric.name, **({"demos": self.demos_key} if self.demos_key else {})}
+        log = RunLog(self.log_dir / f"setting-{key}.jsonl", meta)
         bounds = _slice_bounds(len(self.dev), self.slices if len(self.objectives) == 1 else 1)
         rows: list[dict] = []
         for end in bounds:

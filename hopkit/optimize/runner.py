@@ -22,6 +22,7 @@ from hopkit.evaluation.harness import evaluate
 from hopkit.evaluation.metrics import Metric
 from hopkit.evaluation.run_log import RunLog
 from hopkit.optimize.demos import apply_state, compile_demos
+from hopkit.optimize.demos_store import load_or_compile, state_fingerprint
 from hopkit.optimize.objective import COST_OBJECTIVES, Objective
 from hopkit.optimize.plots import save_plots
 from hopkit.optimize.saved import save_program, split_hash
@@ -90,10 +91,15 @@ def optimize(request: OptimizeRequest, retriever: Retriever | None, reader: Read
     if request.demos != "none":
         if not train_examples:
             raise ValueError("demonstrations need a train split")
-        say(f"compiling demonstrations with {request.demos} on {len(train_examples)} training questions ...")
-        compiled = compile_demos(request.demos, base(defaults), train_examples, request.metric, seed=request.seed,
-                                 threads=request.threads)
-        state = compiled.dump_state()
+        def compile_state() -> dict[str, Any]:
+            say(f"compiling demonstrations with {request.demos} on {len(train_examples)} training questions ...")
+            return compile_demos(request.demos, base(defaults), train_examples, request.metric, seed=request.seed,
+                                 threads=request.threads).dump_state()
+
+        provenance = {"method": request.method, "demos": request.demos, "train": split_hash(train_examples),
+                      "train_n": len(train_examples), "metric": request.metric.name, "seed": request.seed,
+                      "fixed": request.fixed}
+        state = load_or_compile(request.folder, provenance, compile_state, say=say)
 
     def build(knobs: dict[str, Any]) -> dspy.Module:
         program = base(knobs)
@@ -109,7 +115,7 @@ def optimize(request: OptimizeRequest, retriever: Retriever | None, reader: Read
     enqueue_paper_defaults(study, defaults)
     objective = Objective(build, space, request.dev, request.metric, request.folder / "settings",
                           objectives=request.objectives, threads=request.threads, slices=request.slices,
-                          progress=request.progress)
+                          progress=request.progress, demos_key=state_fingerprint(state) if state else None)
     say(f"study {request.study_name}: {request.trials} trials over {', '.join(space)} on {len(request.dev)} dev "
         f"questions ({request.storage})")
     run_trials(study, objective, request.trials)
