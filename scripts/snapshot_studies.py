@@ -14,10 +14,10 @@ def snapshot(source: Path, target: Path) -> None:
     target.mkdir(parents=True, exist_ok=True)
     with sqlite3.connect(source / "study.db") as live, sqlite3.connect(target / "study.db") as copy:
         live.backup(copy)
-    for folder in ("settings", "test"):
+    for folder in ("settings", "test", "program"):
         if (source / folder).is_dir():
             shutil.copytree(source / folder, target / folder, dirs_exist_ok=True)
-    for name in ("summary.json", "invocations.jsonl"):
+    for name in ("summary.json", "invocations.jsonl", "demos-state.json"):
         if (source / name).is_file():
             shutil.copy2(source / name, target / name)
 
