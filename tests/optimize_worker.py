@@ -47,8 +47,8 @@ def request(folder, storage, trials, demos="none", objectives=("metric",), grace
                            train_n=6, progress=False, heartbeat_s=1, grace_s=grace_s, test=test)
 
 
-def configure(delay=0.0, cache=False):
-    dspy.configure(lm=AccountedLM("local/constant", engine=ConstantEngine(delay), cache=cache))
+def configure(delay=0.0, cache=False, engine=None):
+    dspy.configure(lm=AccountedLM("local/constant", engine=engine or ConstantEngine(delay), cache=cache))
 
 
 if __name__ == "__main__":

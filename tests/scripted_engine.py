@@ -1,5 +1,7 @@
 """A scripted DSPy engine for control-flow tests: canned completions, fixed token log-probabilities."""
 
+import re
+
 from dspy.lm15 import Message, Response, TextPart, TokenLogprob, Usage, response_to_events
 
 
@@ -29,3 +31,21 @@ class ScriptedEngine:
 
     def close(self):
         pass
+
+
+class FieldEchoEngine(ScriptedEngine):
+    """Answers any signature: reads the output fields the prompt asks for and fills each one, ``answer``
+    with ``answer`` and the rest with a short placeholder (enough for teleprompters that call their own
+    signatures, such as MIPROv2's instruction proposer)."""
+
+    def __init__(self, answer="Morn"):
+        super().__init__([])
+        self.answer = answer
+
+    def complete(self, request):
+        texts = [request.system] if isinstance(request.system, str) else []
+        texts += [getattr(part, "text", "") for message in request.messages for part in message.parts]
+        asked = "\n".join(texts).split("Your output fields are:")[-1].split("All interactions will be structured")[0]
+        names = re.findall(r"\d+\. `(\w+)`", asked)
+        self.replies = [{name: self.answer if name == "answer" else f"A short {name}." for name in names}]
+        return super().complete(request)

@@ -239,3 +239,20 @@ def test_a_resumed_demos_study_reuses_its_compiled_demonstrations(tmp_path, monk
     other = request(tmp_path, storage, trials=3, demos="bootstrap")
     with pytest.raises(Exception, match="compiled from"):
         optimize(other, TableRetriever(), None, say=lambda text: None)
+
+
+def test_mipro_tunes_instructions_and_demos_and_the_saved_program_carries_them(tmp_path):
+    from hopkit.optimize.demos_store import STATE_FILE
+    from scripted_engine import FieldEchoEngine
+
+    configure(engine=FieldEchoEngine())
+    storage = f"sqlite:///{tmp_path / 'study.db'}"
+    result = optimize(request(tmp_path, storage, trials=2, demos="mipro"), TableRetriever(), None,
+                      say=lambda text: None)
+    assert json.loads((tmp_path / STATE_FILE).read_text())["provenance"]["demos"] == "mipro"
+    manifest = read_manifest(result.program_dir)
+    assert manifest["demos"] == "mipro" and result.trials == 2
+    state = json.loads((result.program_dir / "program.json").read_text())
+    loaded = load_program(result.program_dir, retriever=TableRetriever())
+    assert loaded.answer.signature.instructions == state["answer"]["signature"]["instructions"]
+    assert loaded(question="Question 1?").answer == "Morn"
