@@ -256,3 +256,19 @@ def test_mipro_tunes_instructions_and_demos_and_the_saved_program_carries_them(t
     loaded = load_program(result.program_dir, retriever=TableRetriever())
     assert loaded.answer.signature.instructions == state["answer"]["signature"]["instructions"]
     assert loaded(question="Question 1?").answer == "Morn"
+
+
+@pytest.mark.parametrize("startup, pruned", [(1, 4), (10, 0)])
+def test_the_pruner_waits_for_the_given_number_of_finished_trials(tmp_path, startup, pruned):
+    study = open_study("p", f"sqlite:///{tmp_path / 'study.db'}", ["maximize"], prune_startup=startup)
+    worse_each_time = iter([5.0, 4.0, 3.0, 2.0, 1.0])
+
+    def objective(trial):
+        value = next(worse_each_time)
+        trial.report(value, 0)
+        if trial.should_prune():
+            raise optuna.TrialPruned()
+        return value
+
+    study.optimize(objective, n_trials=5)
+    assert len(study.get_trials(states=(optuna.trial.TrialState.PRUNED,))) == pruned

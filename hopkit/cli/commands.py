@@ -265,7 +265,7 @@ def cmd_optimize(args: argparse.Namespace) -> None:
         objectives=objectives, fixed=parse_knobs(args.set),
         params=params, train_n=args.n_train,
         test=test.examples[: args.n_test] if test else (), seed=args.seed, threads=args.threads,
-        slices=args.slices, progress=not args.quiet)
+        slices=args.slices, prune_startup=args.prune_startup, progress=not args.quiet)
     try:
         result = optimize(request, retriever, reader)
     except ValueError as error:

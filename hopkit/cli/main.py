@@ -118,7 +118,9 @@ def build_parser() -> argparse.ArgumentParser:
     opt.add_argument("--out", type=Path, default=None, help="study folder (default runs/optimize/<study>)")
     opt.add_argument("--seed", type=int, default=0)
     opt.add_argument("--threads", type=int, default=1)
-    opt.add_argument("--slices", type=int, default=3, help="growing dev slices a trial can be pruned after")
+    opt.add_argument("--slices", type=int, default=3, help="growing dev slices a trial can be pruned after (1: no pruning)")
+    opt.add_argument("--prune-startup", type=int, default=3,
+                     help="finished trials before the median pruner may stop a trial")
     opt.add_argument("--set", action="append", default=[], metavar="KNOB=VALUE", help="fix a knob (not tuned)")
     opt.add_argument("--quiet", action="store_true")
     add_lm_flags(opt)

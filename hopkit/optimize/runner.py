@@ -53,6 +53,7 @@ class OptimizeRequest:
     seed: int = 0
     threads: int = 1
     slices: int = 3
+    prune_startup: int = 3  # finished trials before the median pruner may stop one
     progress: bool = True
     heartbeat_s: int = 60
     grace_s: int = 180
@@ -111,7 +112,8 @@ def optimize(request: OptimizeRequest, retriever: Retriever | None, reader: Read
     if unknown:
         raise ValueError(f"unknown cost objective {unknown}; use {', '.join(COST_OBJECTIVES)}")
     study = open_study(request.study_name, request.storage, directions, seed=request.seed,
-                       heartbeat_s=request.heartbeat_s, grace_s=request.grace_s)
+                       heartbeat_s=request.heartbeat_s, grace_s=request.grace_s,
+                       prune_startup=request.prune_startup)
     enqueue_paper_defaults(study, defaults)
     objective = Objective(build, space, request.dev, request.metric, request.folder / "settings",
                           objectives=request.objectives, threads=request.threads, slices=request.slices,

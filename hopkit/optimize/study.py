@@ -23,7 +23,8 @@ def sqlite_url(path: Path) -> str:
 
 
 def open_study(name: str, storage_url: str, directions: Sequence[str], seed: int = 0,
-               heartbeat_s: int = 60, grace_s: int = 180) -> optuna.Study:
+               heartbeat_s: int = 60, grace_s: int = 180, prune_startup: int = 3) -> optuna.Study:
+    """The pruner is not stored with the study, so ``prune_startup`` may differ between runs of one study."""
     with warnings.catch_warnings():  # heartbeats are marked experimental in optuna 5
         warnings.simplefilter("ignore", optuna.exceptions.ExperimentalWarning)
         storage = RDBStorage(storage_url, heartbeat_interval=heartbeat_s, grace_period=grace_s,
@@ -31,7 +32,7 @@ def open_study(name: str, storage_url: str, directions: Sequence[str], seed: int
                              engine_kwargs={"connect_args": {"timeout": 60}} if storage_url.startswith("sqlite") else None)
     return optuna.create_study(study_name=name, storage=storage, load_if_exists=True, directions=list(directions),
                                sampler=optuna.samplers.TPESampler(seed=seed, multivariate=True),
-                               pruner=optuna.pruners.MedianPruner(n_startup_trials=3, n_warmup_steps=0))
+                               pruner=optuna.pruners.MedianPruner(n_startup_trials=prune_startup, n_warmup_steps=0))
 
 
 def enqueue_paper_defaults(study: optuna.Study, defaults: dict[str, Any]) -> None:
