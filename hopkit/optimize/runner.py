@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import dspy
+import optuna
 
 from hopkit.data.examples import Dataset
 from hopkit.evaluation.harness import evaluate
@@ -88,19 +89,7 @@ def optimize(request: OptimizeRequest, retriever: Retriever | None, reader: Read
     def base(knobs: dict[str, Any]) -> dspy.Module:
         return build_program(request.method, retriever, reader, request.train, **{**request.fixed, **knobs})
 
-    state: dict[str, Any] = {}
-    if request.demos != "none":
-        if not train_examples:
-            raise ValueError("demonstrations need a train split")
-        def compile_state() -> dict[str, Any]:
-            say(f"compiling demonstrations with {request.demos} on {len(train_examples)} training questions ...")
-            return compile_demos(request.demos, base(defaults), train_examples, request.metric, seed=request.seed,
-                                 threads=request.threads).dump_state()
-
-        provenance = {"method": request.method, "demos": request.demos, "train": split_hash(train_examples),
-                      "train_n": len(train_examples), "metric": request.metric.name, "seed": request.seed,
-                      "fixed": request.fixed}
-        state = load_or_compile(request.folder, provenance, compile_state, say=say)
+    state = demos_state(request, lambda: base(defaults), train_examples, say)
 
     def build(knobs: dict[str, Any]) -> dspy.Module:
         program = base(knobs)
@@ -131,26 +120,8 @@ def optimize(request: OptimizeRequest, retriever: Retriever | None, reader: Read
     calls = {"dev_best": best.user_attrs.get("lm_calls_per_q", 0.0)}
     if default_trial:
         calls["dev_default"] = default_trial.user_attrs.get("lm_calls_per_q", 0.0)
-    test_scores: dict[str, float] = {}
-    test_default: dict[str, float] = {}
-    if request.test:
-        say(f"scoring the best setting (trial {best.number}) on {len(request.test)} test questions ...")
-        report = evaluate(program, request.test, [request.metric],
-                          RunLog(request.folder / "test" / f"best-{best.number}.jsonl", {"knobs": knobs}),
-                          threads=request.threads, progress=request.progress)
-        test_scores, calls["test_best"] = report.metrics, report.cost["lm_calls"]
-        if default_trial and default_trial.number != best.number:
-            say(f"scoring the papers' setting (trial {default_trial.number}) on the same test questions ...")
-            report = evaluate(build(default_trial.params), request.test, [request.metric],
-                              RunLog(request.folder / "test" / f"default-{default_trial.number}.jsonl",
-                                     {"knobs": {**request.fixed, **default_trial.params}}),
-                              threads=request.threads, progress=request.progress)
-        if default_trial:  # when the papers' setting won, its test score is the best's
-            test_default, calls["test_default"] = report.metrics, report.cost["lm_calls"]
-    rows = study_rows(request.folder / "settings")  # every trial's questions, whichever run answered them
-    lm_calls = sum(r["cost"]["lm_calls"] for r in rows)
-    answering = sum(r["cost"].get("seconds", 0.0) for r in rows + study_rows(request.folder / "test", "*.jsonl"))
-    hits = sum(r["cost"].get("cache_hits", 0) for r in rows)
+    test_scores, test_default = score_on_test(request, build, best, default_trial, calls, say)
+    lm_calls, hits, answering = study_costs(request.folder)
     program_dir = save_program(
         request.folder / "program", program, request.method, knobs, metric=request.metric.name,
         dataset=request.dev_name, dev_hash=split_hash(request.dev), dev_n=len(request.dev),
@@ -169,6 +140,61 @@ def optimize(request: OptimizeRequest, retriever: Retriever | None, reader: Read
                             answering_seconds=answering)
     write_summary(request, result, best.number, default_trial.number if default_trial else None)
     return result
+
+
+def demos_state(request: OptimizeRequest, papers_program: Callable[[], dspy.Module],
+                train_examples: list[dspy.Example], say: Callable[[str], None]) -> dict[str, Any]:
+    """The DSPy state (demos, instructions) every trial gets: compiled once on train with the papers'
+    knobs, or read back from the study folder when an earlier run compiled it; empty for ``none``."""
+    if request.demos == "none":
+        return {}
+    if not train_examples:
+        raise ValueError("demonstrations need a train split")
+
+    def compile_state() -> dict[str, Any]:
+        say(f"compiling demonstrations with {request.demos} on {len(train_examples)} training questions ...")
+        return compile_demos(request.demos, papers_program(), train_examples, request.metric, seed=request.seed,
+                             threads=request.threads).dump_state()
+
+    provenance = {"method": request.method, "demos": request.demos, "train": split_hash(train_examples),
+                  "train_n": len(train_examples), "metric": request.metric.name, "seed": request.seed,
+                  "fixed": request.fixed}
+    return load_or_compile(request.folder, provenance, compile_state, say=say)
+
+
+def score_on_test(request: OptimizeRequest, build: Callable[[dict[str, Any]], dspy.Module],
+                  best: optuna.trial.FrozenTrial, default_trial: optuna.trial.FrozenTrial | None,
+                  calls: dict[str, float], say: Callable[[str], None]) -> tuple[dict[str, float], dict[str, float]]:
+    """Test scores of the best setting and of the papers' setting (the same when the papers' won);
+    their LM calls per question go into ``calls``. Each run is a JSONL in ``test/``, so a killed
+    scoring resumes where it stopped."""
+    if not request.test:
+        return {}, {}
+
+    def score(trial: optuna.trial.FrozenTrial, name: str) -> tuple[dict[str, float], float]:
+        knobs = {**request.fixed, **trial.params}
+        report = evaluate(build(trial.params), request.test, [request.metric],
+                          RunLog(request.folder / "test" / f"{name}-{trial.number}.jsonl", {"knobs": knobs}),
+                          threads=request.threads, progress=request.progress)
+        return report.metrics, report.cost["lm_calls"]
+
+    say(f"scoring the best setting (trial {best.number}) on {len(request.test)} test questions ...")
+    test_best, calls["test_best"] = score(best, "best")
+    test_default: dict[str, float] = {}
+    if default_trial and default_trial.number != best.number:
+        say(f"scoring the papers' setting (trial {default_trial.number}) on the same test questions ...")
+        test_default, calls["test_default"] = score(default_trial, "default")
+    elif default_trial:
+        test_default, calls["test_default"] = test_best, calls["test_best"]
+    return test_best, test_default
+
+
+def study_costs(folder: Path) -> tuple[int, int, float]:
+    """LM calls and cache hits over every trial's questions, and the answering seconds over those and
+    the test runs, whichever run answered them (killed runs included)."""
+    rows = study_rows(folder / "settings")
+    answering = sum(r["cost"].get("seconds", 0.0) for r in rows + study_rows(folder / "test", "*.jsonl"))
+    return (sum(r["cost"]["lm_calls"] for r in rows), sum(r["cost"].get("cache_hits", 0) for r in rows), answering)
 
 
 def study_rows(folder: Path, pattern: str = "setting-*.jsonl") -> list[dict[str, Any]]:
