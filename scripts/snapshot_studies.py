@@ -14,7 +14,7 @@ def snapshot(source: Path, target: Path) -> None:
     target.mkdir(parents=True, exist_ok=True)
     with sqlite3.connect(source / "study.db") as live, sqlite3.connect(target / "study.db") as copy:
         live.backup(copy)
-    for folder in ("settings", "test", "program"):
+    for folder in ("settings", "test", "program", "plots"):
         if (source / folder).is_dir():
             shutil.copytree(source / folder, target / folder, dirs_exist_ok=True)
     for name in ("summary.json", "invocations.jsonl", "demos-state.json"):
