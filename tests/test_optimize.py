@@ -14,7 +14,7 @@ from hopkit.knobs import KNOBS
 from hopkit.optimize.runner import optimize
 from hopkit.optimize.saved import load_program, read_manifest
 from hopkit.optimize.search_space import paper_defaults, search_space, suggest
-from hopkit.optimize.study import FINISHED, open_study
+from hopkit.optimize.study import FINISHED, distinct_settings, open_study, run_trials
 from optimize_worker import TableRetriever, configure, request
 
 WORKER = Path(__file__).parent / "optimize_worker.py"
@@ -56,6 +56,32 @@ def test_the_papers_setting_is_enqueued_again_when_its_trial_raised(tmp_path):
     study.optimize(lambda trial: float(trial.suggest_int("k", 1, 15)), n_trials=1)
     assert paper_default_trial(study).number == 1 and paper_default_trial(study).params == {"k": 8}
     assert len(study.trials) == 2
+
+
+def test_a_resumed_study_draws_new_settings_and_a_fresh_one_is_reproducible(tmp_path):
+    def objective(trial):
+        return trial.suggest_float("x", 0.0, 1.0)
+
+    storage = f"sqlite:///{tmp_path / 'study.db'}"
+    open_study("s", storage, ["maximize"], seed=3).optimize(objective, n_trials=3)
+    open_study("s", storage, ["maximize"], seed=3).optimize(objective, n_trials=3)  # a second process resumes
+    drawn = [t.params["x"] for t in optuna.load_study(study_name="s", storage=storage).trials]
+    assert len(set(drawn)) == 6
+    again = open_study("s", f"sqlite:///{tmp_path / 'other.db'}", ["maximize"], seed=3)
+    again.optimize(objective, n_trials=3)
+    assert [t.params["x"] for t in again.trials] == drawn[:3]
+
+
+def test_the_trial_budget_counts_distinct_settings_and_stops_in_a_small_space(tmp_path):
+    def objective(trial):
+        return float(trial.suggest_int("k", 1, 3))
+
+    study = open_study("s", f"sqlite:///{tmp_path / 'study.db'}", ["maximize"])
+    assert run_trials(study, objective, 3) == 3
+    assert {t.params["k"] for t in study.get_trials(states=FINISHED)} == {1, 2, 3}
+    small = open_study("small", f"sqlite:///{tmp_path / 'study.db'}", ["maximize"])
+    assert run_trials(small, objective, 5) == 3  # only three settings exist: stops at 3 x 5 trials
+    assert len(small.trials) == 15
 
 
 def test_the_fixed_trial_path_replays_values_and_samples_within_ranges():
@@ -103,7 +129,7 @@ def test_two_processes_share_one_sqlite_study(tmp_path):
     assert all(w.returncode == 0 for w in workers), outputs
     study = optuna.load_study(study_name="shared", storage=storage)
     finished = study.get_trials(states=FINISHED)
-    assert len(finished) >= 8
+    assert distinct_settings(study) >= 8
     assert len({t.user_attrs["worker"] for t in finished if "worker" in t.user_attrs}) == 2
 
 
@@ -129,7 +155,7 @@ def test_a_killed_optimization_resumes_from_its_storage(tmp_path):
                              capture_output=True, timeout=300)
     assert resumed.returncode == 0, resumed.stdout.decode() + resumed.stderr.decode()
     study = optuna.load_study(study_name="shared", storage=storage)
-    assert len(study.get_trials(states=FINISHED)) == 6
+    assert distinct_settings(study) == 6 and len(study.get_trials(states=FINISHED)) >= 6
     failed = study.get_trials(states=(optuna.trial.TrialState.FAIL,))
     assert failed and all(t.params for t in failed)  # the killed trial, failed and retried with its knobs
 

@@ -77,6 +77,7 @@ class OptimizeResult:
     total_seconds: float = 0.0  # wall time of every invocation that worked this study folder and finished
     answering_seconds: float = 0.0  # per-question seconds over every trial and test run, killed runs included
     summary_path: Path | None = None
+    settings: int = 0  # distinct finished settings; ``trials`` also counts repeats and failed trials
 
 
 def optimize(request: OptimizeRequest, retriever: Retriever | None, reader: Reader | None,
@@ -109,7 +110,10 @@ def optimize(request: OptimizeRequest, retriever: Retriever | None, reader: Read
                           progress=request.progress, demos_key=state_fingerprint(state) if state else None)
     say(f"study {request.study_name}: {request.trials} trials over {', '.join(space)} on {len(request.dev)} dev "
         f"questions ({request.storage})")
-    run_trials(study, objective, request.trials)
+    settings = run_trials(study, objective, request.trials)
+    if settings < request.trials:
+        say(f"the search space gave {settings} distinct settings in {len(study.trials)} trials, short of "
+            f"{request.trials}: widen the ranges or fix fewer knobs")
 
     multi = len(directions) > 1
     pareto = [{"number": t.number, "params": t.params, "values": t.values} for t in study.best_trials] if multi else []
@@ -137,7 +141,7 @@ def optimize(request: OptimizeRequest, retriever: Retriever | None, reader: Read
                             test_scores=test_scores, cache_hit_rate=hits / lm_calls if lm_calls else 0.0,
                             seconds=time.perf_counter() - start, program_dir=program_dir, plots=plots,
                             trials=len(study.trials), test_default_scores=test_default, calls_per_question=calls,
-                            answering_seconds=answering)
+                            answering_seconds=answering, settings=settings)
     write_summary(request, result, best.number, default_trial.number if default_trial else None)
     return result
 
@@ -222,6 +226,7 @@ def write_summary(request: OptimizeRequest, result: OptimizeResult, best: int, d
         "method": request.method, "dataset": request.dev_name, "dev_n": len(request.dev), "test_n": len(request.test),
         "metric": request.metric.name, "demos": request.demos, "objectives": list(request.objectives),
         "fixed": request.fixed, "study": request.study_name, "trials": result.trials,
+        "settings": result.settings,
         "default_trial": default, "best_trial": best, "best_knobs": result.knobs,
         "dev": {"default": result.default_value, "best": result.best_value},
         "test": {"default": result.test_default_scores.get(request.metric.name),

@@ -1,6 +1,10 @@
 """Optuna studies shared through any storage URL: a SQLite file by default, a database server for
 several machines. Workers heartbeat; a trial whose worker died is failed and retried with the same
-knobs, and its finished questions are reused from the setting's JSONL."""
+knobs, and its finished questions are reused from the setting's JSONL.
+
+The trial budget counts distinct settings: a trial that repeats an already finished setting (TPE
+may propose one again in a small space) is answered from that setting's JSONL at no cost and does
+not use up the budget, so "10 trials" means ten settings tried."""
 
 from __future__ import annotations
 
@@ -11,8 +15,9 @@ from typing import Any
 
 import optuna
 from optuna.storages import RDBStorage, RetryHeartbeatStaleTrialCallback
-from optuna.study import MaxTrialsCallback
-from optuna.trial import TrialState
+from optuna.trial import FrozenTrial, TrialState
+
+from hopkit.optimize.trial_seeded_sampler import TrialSeededTPESampler
 
 FINISHED = (TrialState.COMPLETE, TrialState.PRUNED)
 
@@ -31,7 +36,7 @@ def open_study(name: str, storage_url: str, directions: Sequence[str], seed: int
                              heartbeat_stale_trial_callback=RetryHeartbeatStaleTrialCallback(max_retry=3),
                              engine_kwargs={"connect_args": {"timeout": 60}} if storage_url.startswith("sqlite") else None)
     return optuna.create_study(study_name=name, storage=storage, load_if_exists=True, directions=list(directions),
-                               sampler=optuna.samplers.TPESampler(seed=seed, multivariate=True),
+                               sampler=TrialSeededTPESampler(seed=seed, multivariate=True),
                                pruner=optuna.pruners.MedianPruner(n_startup_trials=prune_startup, n_warmup_steps=0))
 
 
@@ -43,17 +48,39 @@ def enqueue_paper_defaults(study: optuna.Study, defaults: dict[str, Any]) -> Non
         study.enqueue_trial(defaults, user_attrs={"paper_defaults": True})
 
 
-def finished_trials(study: optuna.Study) -> int:
-    return len(study.get_trials(deepcopy=False, states=FINISHED))
+def setting_of(trial: FrozenTrial) -> str:
+    return repr(sorted(trial.params.items()))
 
 
-def run_trials(study: optuna.Study, objective: Any, n_trials: int, show_progress: bool = False) -> None:
-    """Work the study until it holds ``n_trials`` finished trials, counting every worker's."""
-    missing = n_trials - finished_trials(study)
-    if missing <= 0:
-        return
-    study.optimize(objective, n_trials=missing, callbacks=[MaxTrialsCallback(n_trials, states=FINISHED)],
-                   catch=(), show_progress_bar=show_progress, gc_after_trial=False)
+def distinct_settings(study: optuna.Study) -> int:
+    """Finished trials, counting a setting tried twice once."""
+    return len({setting_of(t) for t in study.get_trials(deepcopy=False, states=FINISHED)})
+
+
+class StopAtDistinctSettings:
+    """Stops the study once it holds ``n`` distinct finished settings (every worker's count), or
+    ``cap`` trials in all, whichever comes first: a small space may hold fewer than ``n`` settings."""
+
+    def __init__(self, n: int, cap: int) -> None:
+        self.n, self.cap = n, cap
+
+    def done(self, study: optuna.Study) -> bool:
+        return distinct_settings(study) >= self.n or len(study.get_trials(deepcopy=False)) >= self.cap
+
+    def __call__(self, study: optuna.Study, trial: FrozenTrial) -> None:
+        if self.done(study):
+            study.stop()
+
+
+def run_trials(study: optuna.Study, objective: Any, n_trials: int, show_progress: bool = False,
+               cap_factor: int = 3) -> int:
+    """Work the study until it holds ``n_trials`` distinct finished settings, counting every
+    worker's, or ``cap_factor * n_trials`` trials in all; returns the distinct settings finished."""
+    stop = StopAtDistinctSettings(n_trials, cap_factor * n_trials)
+    if not stop.done(study):
+        study.optimize(objective, n_trials=None, callbacks=[stop], catch=(), show_progress_bar=show_progress,
+                       gc_after_trial=False)
+    return distinct_settings(study)
 
 
 def paper_default_trial(study: optuna.Study) -> optuna.trial.FrozenTrial | None:

@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-HEADER = ("| study | demos | trials | setting | dev | test | LM calls/q dev | LM calls/q test | knobs |\n"
+HEADER = ("| study | demos | settings / trials | setting | dev | test | LM calls/q dev | LM calls/q test | knobs |\n"
           "|---|---|---|---|---|---|---|---|---|")
 
 
@@ -23,13 +23,20 @@ def _calls(summary: dict[str, Any], split: str, which: str) -> str:
     return "n/a" if value is None else f"{value:.2f}"
 
 
+def _trials(summary: dict[str, Any]) -> str:
+    """Distinct settings tried over all trials (repeats and failed trials included); older summaries
+    recorded trials only."""
+    settings = summary.get("settings")
+    return f"{summary['trials']}" if settings is None else f"{settings} / {summary['trials']}"
+
+
 def summary_rows(summary: dict[str, Any]) -> str:
     """Two rows, the papers' setting and the best, then the study's cache hit rate, wall time and front."""
     lines = [HEADER]
     for which, label in (("default", f"papers' (trial {summary['default_trial']})"),
                          ("best", f"best (trial {summary['best_trial']})")):
         knobs = summary["best_knobs"] if which == "best" else "-"
-        lines.append(f"| {summary['study']} | {summary['demos']} | {summary['trials']} | {label} | "
+        lines.append(f"| {summary['study']} | {summary['demos']} | {_trials(summary)} | {label} | "
                      f"{_score(summary['dev'][which])} | {_score(summary['test'][which])} | "
                      f"{_calls(summary, 'dev', which)} | {_calls(summary, 'test', which)} | {knobs} |")
     lines.append(f"{summary['metric']} x 100 on {summary['dev_n']} dev / {summary['test_n']} test questions; "
