@@ -18,6 +18,6 @@ study() {  # name, then hopkit optimize arguments
 study searchain-pareto --method searchain --demos none --objectives f1,lm_calls
 study ircot-none       --method ircot     --demos none
 study tor-none         --method tor       --demos none
-study ircot-bootstrap  --method ircot     --demos bootstrap
 study searchain-bootstrap --method searchain --demos bootstrap
 study tor-bootstrap    --method tor       --demos bootstrap
+study ircot-bootstrap  --method ircot     --demos bootstrap

@@ -298,3 +298,26 @@ def test_the_pruner_waits_for_the_given_number_of_finished_trials(tmp_path, star
 
     study.optimize(objective, n_trials=5)
     assert len(study.get_trials(states=(optuna.trial.TrialState.PRUNED,))) == pruned
+
+
+
+def test_bootstrap_keeps_the_programs_own_demos_where_labels_lack_the_outputs():
+    """Training questions without an answer label: no trace passes the metric, and the labelled demos
+    DSPy would add lack the predictor's output (shown to the LM as "Not supplied"), so the predictor
+    keeps the demonstrations it was built with; the teacher runs with those, not with bare labels."""
+    import dspy
+
+    from hopkit.evaluation.metrics import get_metric
+    from hopkit.optimize.demos import compile_demos, own_demos_teacher
+    from hopkit.programs.registry import build_program
+    from optimize_worker import tiny_dataset
+
+    configure()
+    student = build_program("oner", TableRetriever())
+    own = [dspy.Example(question="Q?", context=["c"], answer="Own").with_inputs("question", "context")]
+    student.answer.demos = list(own)
+    unlabelled = [ex.copy(answers=[]) for ex in tiny_dataset("train", 4).examples]
+    compiled = compile_demos("bootstrap", student, unlabelled, get_metric("f1"), max_demos=2)
+    assert [d.answer for d in compiled.answer.demos] == ["Own"]
+    teacher = own_demos_teacher(student)
+    assert teacher.answer.demos == own and teacher._compiled and teacher is not student

@@ -28,12 +28,37 @@ def compile_demos(kind: str, student: dspy.Module, trainset: Sequence[dspy.Examp
     if kind == "none":
         return student
     if kind == "labeled":
-        return dspy.LabeledFewShot(k=max_demos).compile(student, trainset=train, sample=True)
-    if kind == "bootstrap":
-        return dspy.BootstrapFewShot(metric=metric, max_bootstrapped_demos=max_demos,
-                                     max_labeled_demos=max_demos).compile(student, trainset=train)
-    return dspy.MIPROv2(metric=metric, auto="light", seed=seed, num_threads=threads,
-                        max_bootstrapped_demos=max_demos, max_labeled_demos=max_demos).compile(student, trainset=train)
+        compiled = dspy.LabeledFewShot(k=max_demos).compile(student, trainset=train, sample=True)
+    elif kind == "bootstrap":
+        compiled = dspy.BootstrapFewShot(metric=metric, max_bootstrapped_demos=max_demos, max_labeled_demos=max_demos
+                                         ).compile(student, teacher=own_demos_teacher(student), trainset=train)
+    else:
+        compiled = dspy.MIPROv2(metric=metric, auto="light", seed=seed, num_threads=threads,
+                                max_bootstrapped_demos=max_demos, max_labeled_demos=max_demos
+                                ).compile(student, teacher=own_demos_teacher(student), trainset=train)
+    return drop_incomplete_demos(compiled, student)
+
+
+def own_demos_teacher(student: dspy.Module) -> dspy.Module:
+    """The program as built, with its own demonstrations (IRCoT's chains, SearChain's Chain-of-Query,
+    ToR's reviews), runs the training questions. Marked compiled, because DSPy otherwise replaces an
+    uncompiled teacher's demonstrations with bare labelled questions, and a planner shown questions
+    without plans writes no plan."""
+    teacher = student.deepcopy()
+    teacher._compiled = True
+    return teacher
+
+
+def drop_incomplete_demos(compiled: dspy.Module, original: dspy.Module) -> dspy.Module:
+    """A labelled training question lacks the outputs of most predictors (a plan, a review); DSPy
+    would show those fields as "Not supplied", which a small LM copies as its answer. Such demos are
+    dropped, and a predictor left with none keeps the demonstrations it was built with."""
+    own = dict(original.named_predictors())
+    for name, predictor in compiled.named_predictors():
+        outputs = list(predictor.signature.output_fields)
+        complete = [demo for demo in predictor.demos if all(demo.get(field) is not None for field in outputs)]
+        predictor.demos = complete or list(own[name].demos)
+    return compiled
 
 
 def apply_state(program: dspy.Module, state: dict[str, Any]) -> dspy.Module:
