@@ -129,7 +129,7 @@ def test_two_processes_share_one_sqlite_study(tmp_path):
     assert all(w.returncode == 0 for w in workers), outputs
     study = optuna.load_study(study_name="shared", storage=storage)
     finished = study.get_trials(states=FINISHED)
-    assert distinct_settings(study) >= 8
+    assert distinct_settings(study.trials) >= 8
     assert len({t.user_attrs["worker"] for t in finished if "worker" in t.user_attrs}) == 2
 
 
@@ -155,7 +155,7 @@ def test_a_killed_optimization_resumes_from_its_storage(tmp_path):
                              capture_output=True, timeout=300)
     assert resumed.returncode == 0, resumed.stdout.decode() + resumed.stderr.decode()
     study = optuna.load_study(study_name="shared", storage=storage)
-    assert distinct_settings(study) == 6 and len(study.get_trials(states=FINISHED)) >= 6
+    assert distinct_settings(study.trials) == 6 and len(study.get_trials(states=FINISHED)) >= 6
     failed = study.get_trials(states=(optuna.trial.TrialState.FAIL,))
     assert failed and all(t.params for t in failed)  # the killed trial, failed and retried with its knobs
 
@@ -298,7 +298,6 @@ def test_the_pruner_waits_for_the_given_number_of_finished_trials(tmp_path, star
 
     study.optimize(objective, n_trials=5)
     assert len(study.get_trials(states=(optuna.trial.TrialState.PRUNED,))) == pruned
-
 
 
 def test_bootstrap_keeps_the_programs_own_demos_where_labels_lack_the_outputs():

@@ -271,7 +271,8 @@ def cmd_optimize(args: argparse.Namespace) -> None:
     except ValueError as error:
         raise InputError(str(error)) from None
     before = f"{result.default_value:.4f}" if result.default_value is not None else "n/a"
-    print(f"trials: {result.trials} ({result.settings} distinct settings); {args.metric} on dev: paper defaults {before} -> best {result.best_value:.4f}")
+    print(f"trials: {result.trials} ({result.settings} distinct settings); "
+          f"{args.metric} on dev: paper defaults {before} -> best {result.best_value:.4f}")
     print(f"best knobs: {result.knobs}")
     if result.test_scores:
         default = result.test_default_scores.get(args.metric)

@@ -17,6 +17,7 @@ import optuna
 from optuna.storages import RDBStorage, RetryHeartbeatStaleTrialCallback
 from optuna.trial import FrozenTrial, TrialState
 
+from hopkit.optimize.objective import setting_key
 from hopkit.optimize.trial_seeded_sampler import TrialSeededTPESampler
 
 FINISHED = (TrialState.COMPLETE, TrialState.PRUNED)
@@ -48,13 +49,9 @@ def enqueue_paper_defaults(study: optuna.Study, defaults: dict[str, Any]) -> Non
         study.enqueue_trial(defaults, user_attrs={"paper_defaults": True})
 
 
-def setting_of(trial: FrozenTrial) -> str:
-    return repr(sorted(trial.params.items()))
-
-
-def distinct_settings(study: optuna.Study) -> int:
+def distinct_settings(trials: Sequence[FrozenTrial]) -> int:
     """Finished trials, counting a setting tried twice once."""
-    return len({setting_of(t) for t in study.get_trials(deepcopy=False, states=FINISHED)})
+    return len({setting_key(t.params) for t in trials if t.state in FINISHED})
 
 
 class StopAtDistinctSettings:
@@ -65,7 +62,8 @@ class StopAtDistinctSettings:
         self.n, self.cap = n, cap
 
     def done(self, study: optuna.Study) -> bool:
-        return distinct_settings(study) >= self.n or len(study.get_trials(deepcopy=False)) >= self.cap
+        trials = study.get_trials(deepcopy=False)
+        return distinct_settings(trials) >= self.n or len(trials) >= self.cap
 
     def __call__(self, study: optuna.Study, trial: FrozenTrial) -> None:
         if self.done(study):
@@ -80,7 +78,7 @@ def run_trials(study: optuna.Study, objective: Any, n_trials: int, show_progress
     if not stop.done(study):
         study.optimize(objective, n_trials=None, callbacks=[stop], catch=(), show_progress_bar=show_progress,
                        gc_after_trial=False)
-    return distinct_settings(study)
+    return distinct_settings(study.get_trials(deepcopy=False))
 
 
 def paper_default_trial(study: optuna.Study) -> optuna.trial.FrozenTrial | None:
