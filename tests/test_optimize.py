@@ -320,3 +320,9 @@ def test_bootstrap_keeps_the_programs_own_demos_where_labels_lack_the_outputs():
     assert [d.answer for d in compiled.answer.demos] == ["Own"]
     teacher = own_demos_teacher(student)
     assert teacher.answer.demos == own and teacher._compiled and teacher is not student
+
+
+def test_a_trial_budget_below_one_is_refused_before_any_work(tmp_path):
+    with pytest.raises(ValueError, match="--trials must be at least 1"):
+        optimize(request(tmp_path, f"sqlite:///{tmp_path / 'study.db'}", trials=0), TableRetriever(), None)
+    assert not (tmp_path / "study.db").exists()

@@ -82,6 +82,8 @@ class OptimizeResult:
 
 def optimize(request: OptimizeRequest, retriever: Retriever | None, reader: Reader | None,
              say: Callable[[str], None] = print) -> OptimizeResult:
+    if request.trials < 1:
+        raise ValueError(f"--trials must be at least 1, got {request.trials}")
     start = time.perf_counter()
     space = search_space(request.method, request.params, request.fixed)
     defaults = paper_defaults(space)
