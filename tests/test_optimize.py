@@ -326,3 +326,31 @@ def test_a_trial_budget_below_one_is_refused_before_any_work(tmp_path):
     with pytest.raises(ValueError, match="--trials must be at least 1"):
         optimize(request(tmp_path, f"sqlite:///{tmp_path / 'study.db'}", trials=0), TableRetriever(), None)
     assert not (tmp_path / "study.db").exists()
+
+
+@pytest.mark.parametrize("threshold, bootstrapped", [(1.0, 0), (0.5, 2)])
+def test_a_partly_right_trace_becomes_a_demonstration_only_below_the_threshold(threshold, bootstrapped):
+    """The LM always answers "Morn"; gold "Morn Valley" gives F1 0.67. DSPy keeps any trace with a
+    truthy score, so without a threshold that partly right answer would be taught as right."""
+    from hopkit.evaluation.metrics import get_metric
+    from hopkit.optimize.demos import compile_demos
+    from hopkit.programs.registry import build_program
+    from optimize_worker import tiny_dataset
+
+    configure()
+    partly = [ex.copy(answers=["Morn Valley"]) for ex in tiny_dataset("train", 4).examples]
+    compiled = compile_demos("bootstrap", build_program("oner", TableRetriever()), partly, get_metric("f1"),
+                             max_demos=2, threshold=threshold)
+    traces = [d for d in compiled.answer.demos if "context" in d]
+    assert len(traces) == bootstrapped
+    assert all(d.answer == "Morn" for d in traces)
+    assert all(d.answer == "Morn Valley" for d in compiled.answer.demos if "context" not in d)
+
+
+def test_a_demonstration_threshold_outside_0_1_is_refused():
+    from hopkit.evaluation.metrics import get_metric
+    from hopkit.optimize.demos import compile_demos
+    from hopkit.programs.registry import build_program
+
+    with pytest.raises(ValueError, match="threshold must be in"):
+        compile_demos("bootstrap", build_program("oner", TableRetriever()), [], get_metric("f1"), threshold=0.0)

@@ -262,6 +262,7 @@ def cmd_optimize(args: argparse.Namespace) -> None:
     request = OptimizeRequest(
         method=args.method, metric=metric, train=train, dev=dev.examples[: args.n_dev], dev_name=dev.name,
         folder=folder, storage=storage, study_name=study, trials=args.trials, demos=args.demos,
+        demo_threshold=args.demo_threshold,
         objectives=objectives, fixed=parse_knobs(args.set),
         params=params, train_n=args.n_train,
         test=test.examples[: args.n_test] if test else (), seed=args.seed, threads=args.threads,

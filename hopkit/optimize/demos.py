@@ -20,20 +20,28 @@ def labelled(examples: Sequence[dspy.Example]) -> list[dspy.Example]:
 
 
 def compile_demos(kind: str, student: dspy.Module, trainset: Sequence[dspy.Example], metric: Metric, *,
-                  max_demos: int = 4, seed: int = 0, threads: int = 1) -> dspy.Module:
-    """The student with demonstrations (and, for MIPROv2, instructions) chosen on ``trainset``."""
+                  max_demos: int = 4, seed: int = 0, threads: int = 1, threshold: float = 1.0) -> dspy.Module:
+    """The student with demonstrations (and, for MIPROv2, instructions) chosen on ``trainset``.
+
+    A training trace becomes a demonstration only when its metric score reaches ``threshold``. The
+    project's metrics are graded (F1), and DSPy, given no threshold, keeps every trace whose score is
+    truthy: a partly right answer ("X was founded later than Y." for gold "Y", F1 0.57) would teach
+    the reader and the answer writer to answer that way."""
     if kind not in TELEPROMPTERS:
         raise UnknownNameError("teleprompter", kind, list(TELEPROMPTERS))
+    if not 0.0 < threshold <= 1.0:
+        raise ValueError(f"the demonstration threshold must be in (0, 1], got {threshold}")
     train = labelled(trainset)
     if kind == "none":
         return student
     if kind == "labeled":
         compiled = dspy.LabeledFewShot(k=max_demos).compile(student, trainset=train, sample=True)
     elif kind == "bootstrap":
-        compiled = dspy.BootstrapFewShot(metric=metric, max_bootstrapped_demos=max_demos, max_labeled_demos=max_demos
+        compiled = dspy.BootstrapFewShot(metric=metric, metric_threshold=threshold,
+                                         max_bootstrapped_demos=max_demos, max_labeled_demos=max_demos
                                          ).compile(student, teacher=own_demos_teacher(student), trainset=train)
     else:
-        compiled = dspy.MIPROv2(metric=metric, auto="light", seed=seed, num_threads=threads,
+        compiled = dspy.MIPROv2(metric=metric, metric_threshold=threshold, auto="light", seed=seed, num_threads=threads,
                                 max_bootstrapped_demos=max_demos, max_labeled_demos=max_demos
                                 ).compile(student, teacher=own_demos_teacher(student), trainset=train)
     return drop_incomplete_demos(compiled, student)

@@ -46,6 +46,7 @@ class OptimizeRequest:
     study_name: str
     trials: int
     demos: str = "bootstrap"
+    demo_threshold: float = 1.0  # metric score a training trace needs to become a demonstration
     objectives: Sequence[str] = ("metric",)
     fixed: dict[str, Any] = field(default_factory=dict)
     params: Sequence[str] | None = None
@@ -84,6 +85,8 @@ def optimize(request: OptimizeRequest, retriever: Retriever | None, reader: Read
              say: Callable[[str], None] = print) -> OptimizeResult:
     if request.trials < 1:
         raise ValueError(f"--trials must be at least 1, got {request.trials}")
+    if request.demos != "none" and not 0.0 < request.demo_threshold <= 1.0:
+        raise ValueError(f"--demo-threshold must be in (0, 1], got {request.demo_threshold}")
     start = time.perf_counter()
     space = search_space(request.method, request.params, request.fixed)
     defaults = paper_defaults(space)
@@ -132,8 +135,8 @@ def optimize(request: OptimizeRequest, retriever: Retriever | None, reader: Read
         request.folder / "program", program, request.method, knobs, metric=request.metric.name,
         dataset=request.dev_name, dev_hash=split_hash(request.dev), dev_n=len(request.dev),
         train_hash=split_hash(train_examples) if train_examples else None, train_n=len(train_examples),
-        test_hash=split_hash(request.test) if request.test else None, demos=request.demos, seed=request.seed,
-        study=request.study_name, storage=request.storage, best_trial=best.number,
+        test_hash=split_hash(request.test) if request.test else None, demos=request.demos,
+        demo_threshold=request.demo_threshold if request.demos != "none" else None, seed=request.seed, study=request.study_name, storage=request.storage, best_trial=best.number,
         before=default_trial.values[0] if default_trial else None, after=best.values[0], test=test_scores, test_default=test_default,
         objectives=list(request.objectives))
     plots = save_plots(study, request.folder / "plots", request.metric.name,
@@ -160,11 +163,11 @@ def demos_state(request: OptimizeRequest, papers_program: Callable[[], dspy.Modu
     def compile_state() -> dict[str, Any]:
         say(f"compiling demonstrations with {request.demos} on {len(train_examples)} training questions ...")
         return compile_demos(request.demos, papers_program(), train_examples, request.metric, seed=request.seed,
-                             threads=request.threads).dump_state()
+                             threads=request.threads, threshold=request.demo_threshold).dump_state()
 
     provenance = {"method": request.method, "demos": request.demos, "train": split_hash(train_examples),
                   "train_n": len(train_examples), "metric": request.metric.name, "seed": request.seed,
-                  "fixed": request.fixed}
+                  "fixed": request.fixed, "demo_threshold": request.demo_threshold}
     return load_or_compile(request.folder, provenance, compile_state, say=say)
 
 
