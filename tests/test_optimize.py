@@ -354,3 +354,17 @@ def test_a_demonstration_threshold_outside_0_1_is_refused():
 
     with pytest.raises(ValueError, match="threshold must be in"):
         compile_demos("bootstrap", build_program("oner", TableRetriever()), [], get_metric("f1"), threshold=0.0)
+
+
+def test_the_compile_trains_on_questions_the_built_demonstrations_do_not_show():
+    import dspy
+
+    from hopkit.optimize.demos import unseen_by_demos
+    from hopkit.programs.registry import build_program
+    from optimize_worker import tiny_dataset
+
+    program = build_program("oner", TableRetriever())
+    train = tiny_dataset("train", 6).examples
+    program.answer.demos = [dspy.Example(question=train[1].question, context=["c"], answer="Morn")]
+    chosen = unseen_by_demos(train, program, 4)
+    assert [ex.question for ex in chosen] == [train[i].question for i in (0, 2, 3, 4)]

@@ -47,6 +47,15 @@ def compile_demos(kind: str, student: dspy.Module, trainset: Sequence[dspy.Examp
     return drop_incomplete_demos(compiled, student)
 
 
+def unseen_by_demos(examples: Sequence[dspy.Example], program: dspy.Module, n: int) -> list[dspy.Example]:
+    """The first ``n`` examples whose question none of the program's built demonstrations shows. The
+    built demonstrations (IRCoT's chains, SearChain's Chain-of-Query, ToR's reviews) come from the same
+    train split; a teacher shown a question's own chain passes it trivially, and DSPy only drops a demo
+    equal to the example, which a built demo never is."""
+    shown = {demo.get("question") for _, predictor in program.named_predictors() for demo in predictor.demos}
+    return [ex for ex in examples if ex.question not in shown][:n]
+
+
 def own_demos_teacher(student: dspy.Module) -> dspy.Module:
     """The program as built, with its own demonstrations (IRCoT's chains, SearChain's Chain-of-Query,
     ToR's reviews), runs the training questions. Marked compiled, because DSPy otherwise replaces an

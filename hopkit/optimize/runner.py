@@ -22,7 +22,7 @@ from hopkit.data.examples import Dataset
 from hopkit.evaluation.harness import evaluate
 from hopkit.evaluation.metrics import Metric
 from hopkit.evaluation.run_log import RunLog
-from hopkit.optimize.demos import apply_state, compile_demos
+from hopkit.optimize.demos import apply_state, compile_demos, unseen_by_demos
 from hopkit.optimize.demos_store import load_or_compile, state_fingerprint
 from hopkit.optimize.objective import COST_OBJECTIVES, Objective
 from hopkit.optimize.plots import save_plots
@@ -90,11 +90,11 @@ def optimize(request: OptimizeRequest, retriever: Retriever | None, reader: Read
     start = time.perf_counter()
     space = search_space(request.method, request.params, request.fixed)
     defaults = paper_defaults(space)
-    train_examples = list(request.train.examples[: request.train_n]) if request.train else []
 
     def base(knobs: dict[str, Any]) -> dspy.Module:
         return build_program(request.method, retriever, reader, request.train, **{**request.fixed, **knobs})
 
+    train_examples = unseen_by_demos(request.train.examples, base(defaults), request.train_n) if request.train else []
     state = demos_state(request, lambda: base(defaults), train_examples, say)
 
     def build(knobs: dict[str, Any]) -> dspy.Module:
