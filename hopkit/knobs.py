@@ -24,6 +24,7 @@ class Knob:
     high: float | None = None
     step: float | None = None
     choices: Sequence[Any] | None = None
+    builds_demos: bool = False  # only shapes the demonstrations a program builds from train
 
     def check(self, value: Any) -> Any:
         if self.choices is not None:
@@ -45,7 +46,8 @@ KNOBS: dict[str, dict[str, Knob]] = {
         "max_steps": Knob("max_steps", 8, "most reasoning sentences (8 in the paper)", 1, 12, 1),
         "answer_reader": Knob("answer_reader", "cot", "separate reader: cot, direct, or none (answer from the chain)",
                        choices=("cot", "direct", "none")),
-        "m_distractors": Knob("m_distractors", 2, "distractors per demonstration (the paper's M)", 1, 3, 1),
+        "m_distractors": Knob("m_distractors", 2, "distractors per demonstration (the paper's M)", 1, 3, 1,
+                              builds_demos=True),
         "stop_on_repeat": Knob("stop_on_repeat", False, "also stop when a sentence repeats an earlier one "
                                "(not in the paper, which stops only at 'answer is' or max_steps)", choices=(False, True)),
     },

@@ -88,7 +88,7 @@ def optimize(request: OptimizeRequest, retriever: Retriever | None, reader: Read
     if request.demos != "none" and not 0.0 < request.demo_threshold <= 1.0:
         raise ValueError(f"--demo-threshold must be in (0, 1], got {request.demo_threshold}")
     start = time.perf_counter()
-    space = search_space(request.method, request.params, request.fixed)
+    space = search_space(request.method, request.params, request.fixed, compiled_demos=request.demos != "none")
     defaults = paper_defaults(space)
 
     def base(knobs: dict[str, Any]) -> dspy.Module:

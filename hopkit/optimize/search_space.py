@@ -17,8 +17,13 @@ from hopkit.knobs import KNOBS, Knob
 from hopkit.programs.registry import get_method
 
 
-def search_space(method: str, only: Iterable[str] | None = None, fixed: dict[str, Any] | None = None) -> dict[str, Knob]:
-    """The method's declared knobs, minus those fixed by the caller; ``only`` narrows it further."""
+def search_space(method: str, only: Iterable[str] | None = None, fixed: dict[str, Any] | None = None,
+                 compiled_demos: bool = False) -> dict[str, Knob]:
+    """The method's declared knobs, minus those fixed by the caller; ``only`` narrows it further.
+
+    With ``compiled_demos`` (a teleprompter's demonstrations replace every predictor's built ones,
+    compiled once with the papers' knobs), a knob that only shapes the built demonstrations (IRCoT's
+    M) changes nothing, so it is left out of the space rather than spending trials."""
     group = get_method(method).knob_group
     declared = KNOBS.get(group or "", {})
     if not declared:
@@ -27,7 +32,11 @@ def search_space(method: str, only: Iterable[str] | None = None, fixed: dict[str
     unknown = [name for name in wanted if name not in declared]
     if unknown:
         raise InputError(f"method {method!r} has no knob {', '.join(unknown)}; its knobs: {', '.join(declared)}")
-    return {name: declared[name] for name in wanted if name not in (fixed or {})}
+    inert = [name for name in wanted if compiled_demos and declared[name].builds_demos]
+    if only and inert:
+        raise InputError(f"{', '.join(inert)} only shape the demonstrations built from train, which compiled "
+                         "demonstrations replace; tune them with --demos none")
+    return {name: declared[name] for name in wanted if name not in (fixed or {}) and name not in inert}
 
 
 def suggest(trial: optuna.trial.BaseTrial, space: dict[str, Knob]) -> dict[str, Any]:
