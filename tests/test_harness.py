@@ -74,3 +74,31 @@ def test_resume_refuses_a_run_with_other_settings(tmp_path):
     evaluate(CountingProgram(), _examples(1), METRICS, RunLog(path, {"method": "oner"}), progress=False)
     with pytest.raises(InputError, match="other settings \\(method\\)"):
         RunLog(path, {"method": "nor"})
+
+
+def test_two_processes_appending_to_one_run_log_lose_and_tear_nothing(tmp_path):
+    """Two optimizer workers on the same setting: every 40 KB row lands whole and is read back."""
+    import subprocess
+    import sys
+
+    from hopkit.evaluation.run_log import RunLog
+
+    path = tmp_path / "shared.jsonl"
+    writer = ("import sys; from pathlib import Path; from hopkit.evaluation.run_log import RunLog\n"
+              "log = RunLog(Path(sys.argv[1]), {'run': 'shared'})\n"
+              "for i in range(60): log.append({'qid': f'{sys.argv[2]}{i}', 'pad': 'x' * 40000})\n")
+    workers = [subprocess.Popen([sys.executable, "-c", writer, str(path), name]) for name in ("a", "b")]
+    assert [w.wait(timeout=120) for w in workers] == [0, 0]
+    lines = path.read_text(encoding="utf-8").splitlines()
+    assert len(lines) == 120
+    assert len(RunLog(path, {"run": "shared"}).done_qids()) == 120
+
+
+def test_a_question_answered_twice_in_one_log_counts_once(tmp_path):
+    from hopkit.evaluation.run_log import RunLog
+
+    log = RunLog(tmp_path / "twice.jsonl", {"run": 1})
+    log.append({"qid": "q1", "metrics": {"f1": 1.0}})
+    log.append({"qid": "q1", "metrics": {"f1": 0.0}})
+    again = RunLog(tmp_path / "twice.jsonl", {"run": 1})
+    assert [row["metrics"]["f1"] for row in again.rows] == [1.0]

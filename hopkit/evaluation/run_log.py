@@ -2,12 +2,15 @@
 
 A killed run resumes from it: finished qids are skipped, a torn last line is dropped.
 A sidecar ``.meta.json`` records the run's configuration so a resume cannot mix two runs.
+Several processes may append to one log (optimizer workers on the same setting): each row is
+written under an exclusive file lock, and a question answered twice counts once (the first row).
 """
 
 from __future__ import annotations
 
 import json
 import threading
+from contextlib import contextmanager
 from pathlib import Path
 
 from hopkit.errors import InputError
@@ -36,16 +39,21 @@ class RunLog:
     def _read_rows(self) -> list[dict]:
         if not self.path.exists():
             return []
-        rows, torn = [], False
-        for line in self.path.read_text(encoding="utf-8").splitlines():
-            if not line.strip():
-                continue
-            try:
-                rows.append(json.loads(line))
-            except json.JSONDecodeError:
-                torn = True  # a write cut by a kill; the question is redone
-        if torn:
-            self._rewrite(rows)
+        rows, seen, torn = [], set(), False
+        with locked(self.path):
+            for line in self.path.read_text(encoding="utf-8").splitlines():
+                if not line.strip():
+                    continue
+                try:
+                    row = json.loads(line)
+                except json.JSONDecodeError:
+                    torn = True  # a write cut by a kill; the question is redone
+                    continue
+                if row.get("qid") not in seen:
+                    seen.add(row.get("qid"))
+                    rows.append(row)
+            if torn:
+                self._rewrite(rows)
         return rows
 
     def _rewrite(self, rows: list[dict]) -> None:
@@ -58,8 +66,25 @@ class RunLog:
 
     def append(self, row: dict) -> None:
         line = json.dumps(row, ensure_ascii=False, default=str) + "\n"
-        with self._lock:
+        with self._lock, locked(self.path):
             with self.path.open("a", encoding="utf-8") as out:
                 out.write(line)
                 out.flush()
             self.rows.append(row)
+
+
+@contextmanager
+def locked(path: Path):
+    """An exclusive lock shared by every process that writes ``path`` (a hidden sidecar ``.NAME.lock``);
+    a no-op where the platform has no ``fcntl``."""
+    try:
+        import fcntl
+    except ImportError:  # Windows: one writer per log
+        yield
+        return
+    with open(path.parent / f".{path.name}.lock", "a") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
