@@ -234,12 +234,16 @@ def cmd_eval(args: argparse.Namespace) -> None:
 
 def cmd_optimize(args: argparse.Namespace) -> None:
     from hopkit.evaluation.metrics import get_metric
-    from hopkit.optimize.runner import OptimizeRequest, optimize
+    from hopkit.optimize.runner import OptimizeRequest, check_budget, optimize
     from hopkit.optimize.search_space import search_space
     from hopkit.optimize.study import sqlite_url
     from hopkit.programs.registry import get_method
     from hopkit.reader.loading import open_reader
 
+    try:
+        check_budget(args.trials, args.demos, args.demo_threshold)
+    except ValueError as error:
+        raise InputError(str(error)) from None
     method = get_method(args.method)
     metric = get_metric(args.metric)
     params = [p.strip() for p in args.params.split(",")] if args.params else None

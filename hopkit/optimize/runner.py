@@ -83,10 +83,7 @@ class OptimizeResult:
 
 def optimize(request: OptimizeRequest, retriever: Retriever | None, reader: Reader | None,
              say: Callable[[str], None] = print) -> OptimizeResult:
-    if request.trials < 1:
-        raise ValueError(f"--trials must be at least 1, got {request.trials}")
-    if request.demos != "none" and not 0.0 < request.demo_threshold <= 1.0:
-        raise ValueError(f"--demo-threshold must be in (0, 1], got {request.demo_threshold}")
+    check_budget(request.trials, request.demos, request.demo_threshold)
     start = time.perf_counter()
     space = search_space(request.method, request.params, request.fixed, compiled_demos=request.demos != "none")
     defaults = paper_defaults(space)
@@ -149,6 +146,14 @@ def optimize(request: OptimizeRequest, retriever: Retriever | None, reader: Read
                             answering_seconds=answering, settings=settings)
     write_summary(request, result, best.number, default_trial.number if default_trial else None)
     return result
+
+
+def check_budget(trials: int, demos: str, demo_threshold: float) -> None:
+    """Refuse a run that could not do its work, before anything is loaded or written."""
+    if trials < 1:
+        raise ValueError(f"--trials must be at least 1, got {trials}")
+    if demos != "none" and not 0.0 < demo_threshold <= 1.0:
+        raise ValueError(f"--demo-threshold must be in (0, 1], got {demo_threshold}")
 
 
 def demos_state(request: OptimizeRequest, papers_program: Callable[[], dspy.Module],
