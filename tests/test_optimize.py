@@ -315,7 +315,7 @@ def test_bootstrap_keeps_the_programs_own_demos_where_labels_lack_the_outputs():
     import dspy
 
     from hopkit.evaluation.metrics import get_metric
-    from hopkit.optimize.demos import compile_demos, own_demos_teacher
+    from hopkit.optimize.demos import bootstrapped_demos, compile_demos, own_demos_teacher
     from hopkit.programs.registry import build_program
     from optimize_worker import tiny_dataset
 
@@ -326,6 +326,7 @@ def test_bootstrap_keeps_the_programs_own_demos_where_labels_lack_the_outputs():
     unlabelled = [ex.copy(answers=[]) for ex in tiny_dataset("train", 4).examples]
     compiled = compile_demos("bootstrap", student, unlabelled, get_metric("f1"), max_demos=2)
     assert [d.answer for d in compiled.answer.demos] == ["Own"]
+    assert bootstrapped_demos(compiled) == 0
     teacher = own_demos_teacher(student)
     assert teacher.answer.demos == own and teacher._compiled and teacher is not student
 
@@ -341,7 +342,7 @@ def test_a_partly_right_trace_becomes_a_demonstration_only_below_the_threshold(t
     """The LM always answers "Morn"; gold "Morn Valley" gives F1 0.67. DSPy keeps any trace with a
     truthy score, so without a threshold that partly right answer would be taught as right."""
     from hopkit.evaluation.metrics import get_metric
-    from hopkit.optimize.demos import compile_demos
+    from hopkit.optimize.demos import bootstrapped_demos, compile_demos
     from hopkit.programs.registry import build_program
     from optimize_worker import tiny_dataset
 
@@ -351,6 +352,7 @@ def test_a_partly_right_trace_becomes_a_demonstration_only_below_the_threshold(t
                              max_demos=2, threshold=threshold)
     traces = [d for d in compiled.answer.demos if "context" in d]
     assert len(traces) == bootstrapped
+    assert bootstrapped_demos(compiled) == bootstrapped
     assert all(d.answer == "Morn" for d in traces)
     assert all(d.answer == "Morn Valley" for d in compiled.answer.demos if "context" not in d)
 

@@ -47,6 +47,12 @@ def compile_demos(kind: str, student: dspy.Module, trainset: Sequence[dspy.Examp
     return drop_incomplete_demos(compiled, student)
 
 
+def bootstrapped_demos(program: dspy.Module) -> int:
+    """How many of the program's demonstrations are traces a teleprompter kept (DSPy marks them
+    ``augmented``), as opposed to built or labelled ones."""
+    return sum(bool(demo.get("augmented")) for _, predictor in program.named_predictors() for demo in predictor.demos)
+
+
 def unseen_by_demos(examples: Sequence[dspy.Example], program: dspy.Module, n: int) -> list[dspy.Example]:
     """The first ``n`` examples whose question none of the program's built demonstrations shows. The
     built demonstrations (IRCoT's chains, SearChain's Chain-of-Query, ToR's reviews) come from the same

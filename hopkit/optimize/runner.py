@@ -22,7 +22,7 @@ from hopkit.data.examples import Dataset
 from hopkit.evaluation.harness import evaluate
 from hopkit.evaluation.metrics import Metric
 from hopkit.evaluation.run_log import RunLog
-from hopkit.optimize.demos import apply_state, compile_demos, unseen_by_demos
+from hopkit.optimize.demos import apply_state, bootstrapped_demos, compile_demos, unseen_by_demos
 from hopkit.optimize.demos_store import load_or_compile, state_fingerprint
 from hopkit.optimize.objective import COST_OBJECTIVES, Objective
 from hopkit.optimize.plots import save_plots
@@ -167,8 +167,12 @@ def demos_state(request: OptimizeRequest, papers_program: Callable[[], dspy.Modu
 
     def compile_state() -> dict[str, Any]:
         say(f"compiling demonstrations with {request.demos} on {len(train_examples)} training questions ...")
-        return compile_demos(request.demos, papers_program(), train_examples, request.metric, seed=request.seed,
-                             threads=request.threads, threshold=request.demo_threshold).dump_state()
+        compiled = compile_demos(request.demos, papers_program(), train_examples, request.metric, seed=request.seed,
+                                 threads=request.threads, threshold=request.demo_threshold)
+        if request.demos in ("bootstrap", "mipro") and not bootstrapped_demos(compiled):
+            say(f"no training trace reached the demonstration threshold {request.demo_threshold}: every predictor "
+                "keeps the demonstrations it was built with (lower --demo-threshold to keep partly right traces)")
+        return compiled.dump_state()
 
     provenance = {"method": request.method, "demos": request.demos, "train": split_hash(train_examples),
                   "train_n": len(train_examples), "metric": request.metric.name, "seed": request.seed,
