@@ -29,8 +29,7 @@ def compile_demos(kind: str, student: dspy.Module, trainset: Sequence[dspy.Examp
     the reader and the answer writer to answer that way."""
     if kind not in TELEPROMPTERS:
         raise UnknownNameError("teleprompter", kind, list(TELEPROMPTERS))
-    if not 0.0 < threshold <= 1.0:
-        raise ValueError(f"the demonstration threshold must be in (0, 1], got {threshold}")
+    check_demo_threshold(threshold)
     train = labelled(trainset)
     if kind == "none":
         return student
@@ -47,10 +46,19 @@ def compile_demos(kind: str, student: dspy.Module, trainset: Sequence[dspy.Examp
     return drop_incomplete_demos(compiled, student)
 
 
+def check_demo_threshold(threshold: float) -> None:
+    if not 0.0 < threshold <= 1.0:
+        raise ValueError(f"--demo-threshold must be in (0, 1], got {threshold}")
+
+
+def all_demos(program: dspy.Module) -> list[dspy.Example]:
+    return [demo for _, predictor in program.named_predictors() for demo in predictor.demos]
+
+
 def bootstrapped_demos(program: dspy.Module) -> int:
     """How many of the program's demonstrations are traces a teleprompter kept (DSPy marks them
     ``augmented``), as opposed to built or labelled ones."""
-    return sum(bool(demo.get("augmented")) for _, predictor in program.named_predictors() for demo in predictor.demos)
+    return sum(bool(demo.get("augmented")) for demo in all_demos(program))
 
 
 def unseen_by_demos(examples: Sequence[dspy.Example], program: dspy.Module, n: int) -> list[dspy.Example]:
@@ -58,7 +66,7 @@ def unseen_by_demos(examples: Sequence[dspy.Example], program: dspy.Module, n: i
     built demonstrations (IRCoT's chains, SearChain's Chain-of-Query, ToR's reviews) come from the same
     train split; a teacher shown a question's own chain passes it trivially, and DSPy only drops a demo
     equal to the example, which a built demo never is."""
-    shown = {demo.get("question") for _, predictor in program.named_predictors() for demo in predictor.demos}
+    shown = {demo.get("question") for demo in all_demos(program)}
     return [ex for ex in examples if ex.question not in shown][:n]
 
 

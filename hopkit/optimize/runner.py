@@ -22,7 +22,7 @@ from hopkit.data.examples import Dataset
 from hopkit.evaluation.harness import evaluate
 from hopkit.evaluation.metrics import Metric
 from hopkit.evaluation.run_log import RunLog
-from hopkit.optimize.demos import apply_state, bootstrapped_demos, compile_demos, unseen_by_demos
+from hopkit.optimize.demos import apply_state, bootstrapped_demos, check_demo_threshold, compile_demos, unseen_by_demos
 from hopkit.optimize.demos_store import load_or_compile, state_fingerprint
 from hopkit.optimize.objective import COST_OBJECTIVES, Objective
 from hopkit.optimize.plots import save_plots
@@ -91,8 +91,9 @@ def optimize(request: OptimizeRequest, retriever: Retriever | None, reader: Read
     def base(knobs: dict[str, Any]) -> dspy.Module:
         return build_program(request.method, retriever, reader, request.train, **{**request.fixed, **knobs})
 
-    train_examples = unseen_by_demos(request.train.examples, base(defaults), request.train_n) if request.train else []
-    state = demos_state(request, lambda: base(defaults), train_examples, say)
+    papers_program = base(defaults)
+    train_examples = unseen_by_demos(request.train.examples, papers_program, request.train_n) if request.train else []
+    state = demos_state(request, papers_program, train_examples, say)
 
     def build(knobs: dict[str, Any]) -> dspy.Module:
         program = base(knobs)
@@ -133,7 +134,8 @@ def optimize(request: OptimizeRequest, retriever: Retriever | None, reader: Read
         dataset=request.dev_name, dev_hash=split_hash(request.dev), dev_n=len(request.dev),
         train_hash=split_hash(train_examples) if train_examples else None, train_n=len(train_examples),
         test_hash=split_hash(request.test) if request.test else None, demos=request.demos,
-        demo_threshold=request.demo_threshold if request.demos != "none" else None, seed=request.seed, study=request.study_name, storage=request.storage, best_trial=best.number,
+        demo_threshold=request.demo_threshold if request.demos != "none" else None, seed=request.seed,
+        study=request.study_name, storage=request.storage, best_trial=best.number,
         before=default_trial.values[0] if default_trial else None, after=best.values[0], test=test_scores, test_default=test_default,
         objectives=list(request.objectives))
     plots = save_plots(study, request.folder / "plots", request.metric.name,
@@ -152,11 +154,11 @@ def check_budget(trials: int, demos: str, demo_threshold: float) -> None:
     """Refuse a run that could not do its work, before anything is loaded or written."""
     if trials < 1:
         raise ValueError(f"--trials must be at least 1, got {trials}")
-    if demos != "none" and not 0.0 < demo_threshold <= 1.0:
-        raise ValueError(f"--demo-threshold must be in (0, 1], got {demo_threshold}")
+    if demos != "none":
+        check_demo_threshold(demo_threshold)
 
 
-def demos_state(request: OptimizeRequest, papers_program: Callable[[], dspy.Module],
+def demos_state(request: OptimizeRequest, papers_program: dspy.Module,
                 train_examples: list[dspy.Example], say: Callable[[str], None]) -> dict[str, Any]:
     """The DSPy state (demos, instructions) every trial gets: compiled once on train with the papers'
     knobs, or read back from the study folder when an earlier run compiled it; empty for ``none``."""
@@ -167,7 +169,7 @@ def demos_state(request: OptimizeRequest, papers_program: Callable[[], dspy.Modu
 
     def compile_state() -> dict[str, Any]:
         say(f"compiling demonstrations with {request.demos} on {len(train_examples)} training questions ...")
-        compiled = compile_demos(request.demos, papers_program(), train_examples, request.metric, seed=request.seed,
+        compiled = compile_demos(request.demos, papers_program, train_examples, request.metric, seed=request.seed,
                                  threads=request.threads, threshold=request.demo_threshold)
         if request.demos in ("bootstrap", "mipro") and not bootstrapped_demos(compiled):
             say(f"no training trace reached the demonstration threshold {request.demo_threshold}: every predictor "
