@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The optimizer runs behind docs/results.md (issue 7), in order. Every command resumes: a study
 # continues from its SQLite storage, each setting's finished questions are reused, and test runs
-# skip answered questions; rerunning this script after an interruption picks up where it stopped.
+# skip answered questions; rerunning this script after an interruption picks up where it stopped. On a fresh
+# machine, `python scripts/restore_studies.py` first puts the committed snapshots back under runs/optimize/.
 set -u
 cd "$(dirname "$0")/.."
 HOPKIT=${HOPKIT:-.venv/bin/hopkit}

@@ -1,6 +1,7 @@
 """Copy the optimizer's study folders (SQLite storage through the backup API, so a live study copies
 consistently, and the per-setting JSONLs) into docs/runs/optimize/, so a later session on a fresh machine
-resumes them: copy a snapshot back to runs/optimize/<study>/ and rerun scripts/optimize_queue.sh."""
+resumes them: scripts/restore_studies.py copies the snapshots back to runs/optimize/, then rerun
+scripts/optimize_queue.sh."""
 
 from __future__ import annotations
 
