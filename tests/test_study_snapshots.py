@@ -20,6 +20,10 @@ def _script(name: str) -> ModuleType:
     return module
 
 
+snapshot_studies = _script("snapshot_studies")
+restore_studies = _script("restore_studies")
+
+
 def _make_study(folder: Path, n_trials: int) -> list[float]:
     folder.mkdir(parents=True)
     (folder / "settings").mkdir()
@@ -38,14 +42,13 @@ def _values(folder: Path) -> list[float]:
 
 
 def test_snapshot_then_restore_gives_back_the_same_study(tmp_path: Path) -> None:
-    optuna.logging.set_verbosity(optuna.logging.WARNING)
     live = tmp_path / "runs" / "study-a"
     values = _make_study(live, n_trials=3)
-    _script("snapshot_studies").snapshot(live, tmp_path / "docs" / "study-a")
+    snapshot_studies.snapshot(live, tmp_path / "docs" / "study-a")
 
     fresh = tmp_path / "fresh-runs"
     fresh.mkdir()
-    restored = _script("restore_studies").restore(tmp_path / "docs", fresh)
+    restored = restore_studies.restore(tmp_path / "docs", fresh)
 
     assert restored == ["study-a"]
     assert _values(fresh / "study-a") == values
@@ -53,12 +56,11 @@ def test_snapshot_then_restore_gives_back_the_same_study(tmp_path: Path) -> None
 
 
 def test_restore_leaves_an_existing_study_folder_alone(tmp_path: Path) -> None:
-    optuna.logging.set_verbosity(optuna.logging.WARNING)
     _make_study(tmp_path / "old" / "study-a", n_trials=2)
-    _script("snapshot_studies").snapshot(tmp_path / "old" / "study-a", tmp_path / "docs" / "study-a")
+    snapshot_studies.snapshot(tmp_path / "old" / "study-a", tmp_path / "docs" / "study-a")
     newer = _make_study(tmp_path / "runs" / "study-a", n_trials=4)
 
-    restored = _script("restore_studies").restore(tmp_path / "docs", tmp_path / "runs")
+    restored = restore_studies.restore(tmp_path / "docs", tmp_path / "runs")
 
     assert restored == []
     assert _values(tmp_path / "runs" / "study-a") == newer
