@@ -24,6 +24,9 @@ def restore(snapshots: Path, runs: Path) -> list[str]:
 if __name__ == "__main__":
     source = Path(sys.argv[1] if len(sys.argv) > 1 else "docs/runs/optimize")
     target = Path(sys.argv[2] if len(sys.argv) > 2 else "runs/optimize")
+    if not source.is_dir():
+        sys.exit(f"no snapshots at {source}: run from the repository root, or pass the snapshot folder "
+                 "(python scripts/restore_studies.py SNAPSHOTS [RUNS])")
     target.mkdir(parents=True, exist_ok=True)
     names = restore(source, target)
     print(f"restored {len(names)} studies into {target}: {', '.join(names) or 'none (all present)'}")

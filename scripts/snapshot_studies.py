@@ -25,6 +25,9 @@ def snapshot(source: Path, target: Path) -> None:
 
 if __name__ == "__main__":
     runs = Path(sys.argv[1] if len(sys.argv) > 1 else "runs/optimize")
+    if not runs.is_dir():
+        sys.exit(f"no studies at {runs}: run from the repository root after `hopkit optimize`, or pass the "
+                 "folder that holds them (python scripts/snapshot_studies.py RUNS)")
     for study in sorted(p for p in runs.iterdir() if (p / "study.db").is_file()):
         snapshot(study, Path("docs/runs/optimize") / study.name)
         print(f"snapshot of {study.name}")
