@@ -128,6 +128,27 @@ def test_paper_defaults_are_trial_0_and_the_saved_program_predicts_identically(t
     assert again.answer == direct.answer == "Morn" and again.retrieved == direct.retrieved
 
 
+def test_opening_a_fresh_study_retries_when_another_worker_wins_the_schema_setup(tmp_path, monkeypatch):
+    import sqlalchemy.exc
+
+    from hopkit.optimize import study as study_module
+
+    real = study_module.RDBStorage
+    calls = []
+
+    def loses_the_race_once(*args, **kwargs):
+        calls.append(args[0])
+        if len(calls) == 1:
+            real(*args, **kwargs)  # the other worker's setup: the schema now exists
+            raise sqlalchemy.exc.IntegrityError("INSERT INTO alembic_version", {}, Exception("UNIQUE constraint"))
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(study_module, "RDBStorage", loses_the_race_once)
+    storage = f"sqlite:///{tmp_path / 'study.db'}"
+    study = open_study("shared", storage, ["maximize"])
+    assert len(calls) == 2 and study.study_name == "shared"
+
+
 def test_two_processes_share_one_sqlite_study(tmp_path):
     storage = f"sqlite:///{tmp_path / 'study.db'}"
     open_study("shared", storage, ["maximize"])  # create it once, so the workers only load it

@@ -8,12 +8,14 @@ not use up the budget, so "10 trials" means ten settings tried."""
 
 from __future__ import annotations
 
+import time
 import warnings
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 import optuna
+import sqlalchemy.exc
 from optuna.storages import RDBStorage, RetryHeartbeatStaleTrialCallback
 from optuna.trial import FrozenTrial, TrialState
 
@@ -31,14 +33,29 @@ def sqlite_url(path: Path) -> str:
 def open_study(name: str, storage_url: str, directions: Sequence[str], seed: int = 0,
                heartbeat_s: int = 60, grace_s: int = 180, prune_startup: int = 3) -> optuna.Study:
     """The pruner is not stored with the study, so ``prune_startup`` may differ between runs of one study."""
-    with warnings.catch_warnings():  # heartbeats are marked experimental in optuna 5
-        warnings.simplefilter("ignore", optuna.exceptions.ExperimentalWarning)
-        storage = RDBStorage(storage_url, heartbeat_interval=heartbeat_s, grace_period=grace_s,
-                             heartbeat_stale_trial_callback=RetryHeartbeatStaleTrialCallback(max_retry=3),
-                             engine_kwargs={"connect_args": {"timeout": 60}} if storage_url.startswith("sqlite") else None)
+    storage = rdb_storage(storage_url, heartbeat_s, grace_s)
     return optuna.create_study(study_name=name, storage=storage, load_if_exists=True, directions=list(directions),
                                sampler=TrialSeededTPESampler(seed=seed, multivariate=True),
                                pruner=optuna.pruners.MedianPruner(n_startup_trials=prune_startup, n_warmup_steps=0))
+
+
+def rdb_storage(storage_url: str, heartbeat_s: int, grace_s: int, attempts: int = 5) -> RDBStorage:
+    """Open the storage, retrying when workers started together race to create a fresh database's
+    schema: the loser gets "table ... already exists" or a duplicate schema-version row, and on a retry
+    finds the schema in place. (A storage that cannot be opened at all still fails, after the retries.)"""
+    def open_once() -> RDBStorage:
+        with warnings.catch_warnings():  # heartbeats are marked experimental in optuna 5
+            warnings.simplefilter("ignore", optuna.exceptions.ExperimentalWarning)
+            return RDBStorage(storage_url, heartbeat_interval=heartbeat_s, grace_period=grace_s,
+                              heartbeat_stale_trial_callback=RetryHeartbeatStaleTrialCallback(max_retry=3),
+                              engine_kwargs={"connect_args": {"timeout": 60}} if storage_url.startswith("sqlite") else None)
+
+    for attempt in range(attempts - 1):
+        try:
+            return open_once()
+        except (sqlalchemy.exc.IntegrityError, sqlalchemy.exc.OperationalError):
+            time.sleep(0.2 * (attempt + 1))
+    return open_once()
 
 
 def enqueue_paper_defaults(study: optuna.Study, defaults: dict[str, Any]) -> None:
