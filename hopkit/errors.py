@@ -30,6 +30,10 @@ class UnknownNameError(InputError):
         super().__init__(f"unknown {kind} {name!r}.{hint} Known: {', '.join(sorted(known))}.")
 
 
+class StorageError(InputError):
+    """An optuna storage URL (``--storage``) cannot be opened."""
+
+
 class MissingArtifactError(HopkitError):
     """An index, a model file or a dataset is not where it should be."""
 

@@ -149,6 +149,14 @@ def test_opening_a_fresh_study_retries_when_another_worker_wins_the_schema_setup
     assert len(calls) == 2 and study.study_name == "shared"
 
 
+def test_a_storage_that_cannot_be_opened_says_how_to_fix_it(tmp_path):
+    from hopkit.errors import StorageError
+
+    for url in (f"sqlite:///{tmp_path / 'no-such-folder' / 'study.db'}", "not-a-url"):
+        with pytest.raises(StorageError, match="Check --storage"):
+            open_study("shared", url, ["maximize"])
+
+
 def test_two_processes_share_one_sqlite_study(tmp_path):
     storage = f"sqlite:///{tmp_path / 'study.db'}"
     open_study("shared", storage, ["maximize"])  # create it once, so the workers only load it

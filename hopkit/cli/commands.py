@@ -236,7 +236,7 @@ def cmd_optimize(args: argparse.Namespace) -> None:
     from hopkit.evaluation.metrics import get_metric
     from hopkit.optimize.runner import OptimizeRequest, check_budget, optimize
     from hopkit.optimize.search_space import search_space
-    from hopkit.optimize.study import sqlite_url
+    from hopkit.optimize.study import check_storage, sqlite_url
     from hopkit.programs.registry import get_method
     from hopkit.reader.loading import open_reader
 
@@ -260,6 +260,7 @@ def cmd_optimize(args: argparse.Namespace) -> None:
     study = args.study or slug(f"{args.method}-{dev.name}-{args.metric}-{args.demos}-{args.lm}")
     folder = args.out or runs_dir() / "optimize" / study
     storage = args.storage or sqlite_url(folder / "study.db")
+    check_storage(storage)
     retriever = load_retriever(args, dev) if method.needs_retriever else None
     reader = open_reader(args.reader) if method.needs_reader else None
     configure_lm(args)

@@ -19,6 +19,7 @@ import sqlalchemy.exc
 from optuna.storages import RDBStorage, RetryHeartbeatStaleTrialCallback
 from optuna.trial import FrozenTrial, TrialState
 
+from hopkit.errors import StorageError
 from hopkit.optimize.objective import setting_key
 from hopkit.optimize.trial_seeded_sampler import TrialSeededTPESampler
 
@@ -39,10 +40,21 @@ def open_study(name: str, storage_url: str, directions: Sequence[str], seed: int
                                pruner=optuna.pruners.MedianPruner(n_startup_trials=prune_startup, n_warmup_steps=0))
 
 
-def rdb_storage(storage_url: str, heartbeat_s: int, grace_s: int, attempts: int = 5) -> RDBStorage:
-    """Open the storage, retrying when workers started together race to create a fresh database's
-    schema: the loser gets "table ... already exists" or a duplicate schema-version row, and on a retry
-    finds the schema in place. (A storage that cannot be opened at all still fails, after the retries.)"""
+def rdb_storage(storage_url: str, heartbeat_s: int, grace_s: int) -> RDBStorage:
+    """Open the storage; a URL that cannot be opened becomes a ``StorageError`` that says how to fix it."""
+    try:
+        return _open_retrying_schema_race(storage_url, heartbeat_s, grace_s)
+    except (sqlalchemy.exc.SQLAlchemyError, ImportError) as error:
+        reason = str(getattr(error, "orig", None) or error).rstrip(".")
+        raise StorageError(
+            f"cannot open the optuna storage {storage_url}: {reason}. Check --storage: a SQLite URL needs an "
+            "existing, writable folder (sqlite:///path/to/study.db); a database server needs to be up, with its "
+            "driver installed.") from None
+
+
+def _open_retrying_schema_race(storage_url: str, heartbeat_s: int, grace_s: int, attempts: int = 5) -> RDBStorage:
+    """Workers started together on a fresh database race to create its schema: the loser gets "table ...
+    already exists" or a duplicate schema-version row, and on a retry finds the schema in place."""
     def open_once() -> RDBStorage:
         with warnings.catch_warnings():  # heartbeats are marked experimental in optuna 5
             warnings.simplefilter("ignore", optuna.exceptions.ExperimentalWarning)
@@ -56,6 +68,11 @@ def rdb_storage(storage_url: str, heartbeat_s: int, grace_s: int, attempts: int 
         except (sqlalchemy.exc.IntegrityError, sqlalchemy.exc.OperationalError):
             time.sleep(0.2 * (attempt + 1))
     return open_once()
+
+
+def check_storage(storage_url: str) -> None:
+    """Open the storage once, so a bad ``--storage`` fails before the datasets, retriever and LM load."""
+    rdb_storage(storage_url, heartbeat_s=60, grace_s=180)
 
 
 def enqueue_paper_defaults(study: optuna.Study, defaults: dict[str, Any]) -> None:
