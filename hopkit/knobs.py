@@ -36,6 +36,10 @@ class Knob:
         return value
 
 
+# Words of each paragraph a reader or reasoner sees, for OneR and IRCoT alike, so that no method
+# reads a shorter version of the same evidence than the baseline it is compared with.
+PARAGRAPH_WORDS = 120
+
 KNOBS: dict[str, dict[str, Knob]] = {
     "oner": {
         "k": Knob("k", 8, "paragraphs retrieved with the question as the query (IRCoT tunes 5..15)", 1, 15, 1),

@@ -41,9 +41,9 @@ def test_first_sentence_and_answer_extraction():
 
 def test_only_the_first_sentence_is_kept_and_used_as_the_query():
     retriever = TableRetriever({"Q?": ["a", "b"], "Atlas was made by Kellis.": ["c"]})
-    engine = use_script([{"next_sentence": "Atlas was made by Kellis. Kellis lived in Velmar. So the answer is: Velmar."},
-                         {"next_sentence": "So the answer is: Velmar."},
-                         {"reasoning_chain": "Kellis lived in Velmar. So the answer is: Velmar."}])
+    engine = use_script([{"continuation": "Atlas was made by Kellis. Kellis lived in Velmar. So the answer is: Velmar."},
+                         {"continuation": "So the answer is: Velmar."},
+                         {"reasoning": "Kellis lived in Velmar.", "answer": "Velmar"}])
     prediction = IRCoT(retriever, k=2)(question="Q?")
     assert retriever.queries == ["Q?", "Atlas was made by Kellis."]
     assert prediction.trace["chain"] == ["Atlas was made by Kellis.", "So the answer is: Velmar."]
@@ -53,7 +53,7 @@ def test_only_the_first_sentence_is_kept_and_used_as_the_query():
 
 def test_the_answer_is_sentence_is_not_used_for_retrieval():
     retriever = TableRetriever({"Q?": ["a"]})
-    use_script([{"next_sentence": "So the answer is: yes."}, {"answer": "yes"}])
+    use_script([{"continuation": "So the answer is: yes."}, {"answer": "yes"}])
     prediction = IRCoT(retriever, k=1, answer_reader="direct")(question="Q?")
     assert retriever.queries == ["Q?"] and prediction.answer == "yes"
     assert [s["query"] for s in prediction.trace["steps"]] == ["Q?", None]
@@ -61,14 +61,14 @@ def test_the_answer_is_sentence_is_not_used_for_retrieval():
 
 def test_step_limit_holds():
     retriever = TableRetriever({}, default=["a"])
-    use_script([{"next_sentence": f"Fact number {i} is here."} for i in range(3)] + [{"answer": "x"}])
+    use_script([{"continuation": f"Fact number {i} is here."} for i in range(3)] + [{"answer": "x"}])
     prediction = IRCoT(retriever, k=1, max_steps=3, answer_reader="direct")(question="Q?")
     assert prediction.trace["stop"] == "max_steps" and len(prediction.trace["chain"]) == 3
 
 
 def test_deduplication_and_the_cap():
     retriever = TableRetriever({"Q?": ["a", "b", "c"], "S one.": ["b", "c", "d"], "S two.": ["e", "f", "g"]})
-    use_script([{"next_sentence": "S one."}, {"next_sentence": "S two."}, {"next_sentence": "So the answer is: z."},
+    use_script([{"continuation": "S one."}, {"continuation": "S two."}, {"continuation": "So the answer is: z."},
                 {"answer": "z"}])
     prediction = IRCoT(retriever, k=3, cap=5, answer_reader="direct")(question="Q?")
     assert prediction.retrieved == ["a", "b", "c", "d", "e"]  # b, c not repeated; f, g over the cap
@@ -78,7 +78,7 @@ def test_deduplication_and_the_cap():
 
 def test_without_a_reader_the_answer_comes_from_the_chain_and_costs_are_per_step():
     retriever = TableRetriever({}, default=["a"])
-    use_script([{"next_sentence": "Atlas is in Velmar."}, {"next_sentence": "So the answer is: Velmar."}])
+    use_script([{"continuation": "Atlas is in Velmar."}, {"continuation": "So the answer is: Velmar."}])
     with usage_scope() as usage:
         prediction = IRCoT(retriever, k=1, answer_reader="none")(question="Q?")
     assert prediction.answer == "Velmar" and usage.lm_calls == 2
@@ -95,7 +95,7 @@ def test_demonstrations_mix_gold_and_m_distractors_within_the_budget():
         i = int(demo.question[1:-1])
         titles = {c.split("\n")[0] for c in demo.context}
         assert len(demo.context) == 5 and {f"Wikipedia Title: T{i}", f"Wikipedia Title: T{i + 10}"} <= titles
-        assert demo.reasoning_chain == f"s{i}. So the answer is: a{i}."
+        assert demo.reasoning == f"s{i}." and demo.answer == f"a{i}"
     with pytest.raises(Exception, match="reasoning chain"):
         build_demos([dspy.Example(question="q", gold_pids=[], answers=["a"])], corpus)
 
@@ -109,13 +109,13 @@ def test_registry_builds_variants_with_demos(bundled_dev):
     program = build_program("ircot-noreader", retriever=retriever, train=train, k=2, m_distractors=1)
     assert program.reader_mode == "none" and program.k == 2 and len(program.reason.demos) >= 1
     demo = program.reason.demos[0]
-    assert demo.next_sentence and isinstance(demo.context, list)
+    assert demo.continuation and isinstance(demo.context, list)
 
 
 def test_stop_on_repeat_is_off_by_default_as_in_the_paper():
     retriever = TableRetriever({}, default=["a"])
-    use_script([{"next_sentence": "Atlas is in Velmar."}] * 3 + [{"answer": "x"}])
+    use_script([{"continuation": "Atlas is in Velmar."}] * 3 + [{"answer": "x"}])
     assert IRCoT(retriever, k=1, max_steps=3, answer_reader="direct")(question="Q?").trace["stop"] == "max_steps"
-    use_script([{"next_sentence": "Atlas is in Velmar."}] * 2 + [{"answer": "x"}])
+    use_script([{"continuation": "Atlas is in Velmar."}] * 2 + [{"answer": "x"}])
     prediction = IRCoT(retriever, k=1, max_steps=3, answer_reader="direct", stop_on_repeat=True)(question="Q?")
     assert prediction.trace["stop"] == "repeat" and prediction.trace["chain"] == ["Atlas is in Velmar."]

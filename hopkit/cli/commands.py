@@ -126,8 +126,11 @@ def _program(args: argparse.Namespace, dataset) -> tuple[dspy.Module, object]:
         if args.set:
             raise InputError("--set cannot change a saved program's knobs; optimize again, or drop --program")
         return load_program(saved, retriever=retriever, reader=reader), corpus
-    demos_from = getattr(args, "demos_from", "bundled:train")
-    train = load_dataset(demos_from) if method.uses_demos and demos_from != "none" else None
+    from hopkit.programs.demo_source import resolve_demos_from
+
+    demos_from = resolve_demos_from(getattr(args, "demos_from", None), dataset.name if dataset else None)
+    args.demos_resolved = demos_from or "none"
+    train = load_dataset(demos_from) if method.uses_demos and demos_from else None
     program = build_program(args.method, retriever=retriever, reader=reader, train=train, **parse_knobs(args.set))
     return program, corpus
 
@@ -219,7 +222,7 @@ def cmd_eval(args: argparse.Namespace) -> None:
     if args.program is not None:
         meta["program"] = str(args.program.resolve())
     if get_method(args.method).uses_demos:
-        meta["demos_from"] = args.demos_from
+        meta["demos_from"] = getattr(args, "demos_resolved", "the saved program's")
     log = RunLog(Path(out), meta)
     already = len(log.done_qids() & {ex.qid for ex in examples})
     if already:
@@ -326,3 +329,14 @@ def cmd_report(args: argparse.Namespace) -> None:
             rows = rows[: args.n]
         names = list(rows[0]["metrics"]) if rows else []
         print(format_report(summarize(rows, [get_metric(n) for n in names], path), path.stem))
+
+
+def cmd_compare(args: argparse.Namespace) -> None:
+    """Paired difference B - A over the questions both logs answered."""
+    from hopkit.evaluation.paired import compare_runs, format_comparison, read_rows
+
+    if args.samples < 100:
+        raise InputError("--samples must be at least 100")
+    metrics = [m.strip() for m in args.metrics.split(",") if m.strip()] if args.metrics else None
+    result = compare_runs(read_rows(args.run_a), read_rows(args.run_b), metrics, args.samples, args.seed)
+    print(format_comparison(result, str(args.run_a), str(args.run_b), args.show))

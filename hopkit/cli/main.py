@@ -58,6 +58,16 @@ def build_parser() -> argparse.ArgumentParser:
     report.add_argument("--n", type=int, default=None, help="first n rows only")
     report.set_defaults(run=commands.cmd_report)
 
+    compare = verbs.add_parser("compare", help="paired difference of two run logs of the same questions, "
+                               "with 95%% bootstrap intervals, and the questions where they disagree")
+    compare.add_argument("run_a", type=Path, help="run log A (the baseline)")
+    compare.add_argument("run_b", type=Path, help="run log B (compared against A: B - A)")
+    compare.add_argument("--metrics", default=None, help="comma-separated (default: every metric both logs hold)")
+    compare.add_argument("--samples", type=int, default=10_000, help="bootstrap resamples")
+    compare.add_argument("--seed", type=int, default=0)
+    compare.add_argument("--show", type=int, default=50, help="disagreeing questions listed")
+    compare.set_defaults(run=commands.cmd_compare)
+
     serve = verbs.add_parser("serve", help="serve an index in the ColBERTv2 server format")
     serve.add_argument("--index", type=Path, required=True)
     serve.add_argument("--host", default="127.0.0.1")

@@ -8,6 +8,7 @@ from pathlib import Path
 
 from hopkit.data.examples import ClosedCorpusBuilder, Dataset, make_example
 from hopkit.errors import InputError, MissingArtifactError
+from hopkit.data.sentences import split_sentences
 
 
 def _require(path: Path) -> Path:
@@ -69,8 +70,9 @@ def load_ircot_demos(path: Path) -> Dataset:
             base = re.sub(r"\s*\(.*\)\s*$", "", title.strip()).lower()
             if base and base in chain.lower() and pid not in gold:
                 gold.append(pid)
+        # the chain as sentences, the last one the answer step: what every method's demonstrations are built from
         examples.append(make_example(str(meta.get("qid")), question.group(1).strip(),
-                                     [final.group(1) if final else chain], gold, chain_of_thought=chain))
+                                     [final.group(1) if final else chain], gold, chain=split_sentences(chain)))
     if not examples:
         raise InputError(f"{path}: no '# METADATA:' blocks found; is this an IRCoT demonstration file?")
     return Dataset(f"ircot-demos:{path.stem}", examples, builder.build(), f"demos-{path.stem}")

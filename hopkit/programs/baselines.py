@@ -6,7 +6,7 @@ from typing import Literal
 
 import dspy
 
-from hopkit.knobs import knob
+from hopkit.knobs import PARAGRAPH_WORDS, knob
 from hopkit.programs.prediction import hop_prediction
 from hopkit.retrieval.protocol import Retriever
 from hopkit.signatures import ClosedBookAnswer, ContextAnswer
@@ -40,7 +40,7 @@ class OneR(dspy.Module):
     """Retrieve ``k`` paragraphs with the question as the query, then answer from them."""
 
     def __init__(self, retriever: Retriever, k: int = knob("oner", "k").default, reasoning: Reasoning = "direct",
-                 max_words: int = 120) -> None:
+                 max_words: int = PARAGRAPH_WORDS) -> None:
         super().__init__()
         self.retriever = retriever
         self.k = knob("oner", "k").check(k)

@@ -1,8 +1,14 @@
-"""IRCoT's in-context demonstrations, built from a training split in the project's own words.
+"""IRCoT's in-context demonstrations, built from any dataset whose examples carry a reasoning chain.
 
 Each demonstration shows the question's gold paragraphs mixed with M randomly sampled distractors
-(the paper's M in {1, 2, 3}) and a complete reasoning chain. Demonstrations are packed in order
-until a word budget for the whole prompt's demonstrations is spent.
+(the paper's M in {1, 2, 3}) and a complete reasoning chain that ends in its answer step
+("So the answer is: ..."). Demonstrations are packed in order until a word budget for all of them
+is spent (the paper packs as many as the model's context allows).
+
+The reasoner's demonstrations show the chain as a continuation: the first shows the whole chain
+from an empty start (the paper's format), the others a few given sentences and the rest of the chain
+after them, so the model sees both how a chain starts and how it goes on to the answer, never a lone
+middle step.
 """
 
 from __future__ import annotations
@@ -16,6 +22,8 @@ import dspy
 from hopkit.data.corpus import Corpus
 from hopkit.data.passage import Passage
 from hopkit.errors import InputError
+from hopkit.knobs import PARAGRAPH_WORDS
+from hopkit.programs.ircot.sentences import says_answer
 
 
 @dataclass(frozen=True)
@@ -41,26 +49,38 @@ def demo_paragraphs(example: dspy.Example, corpus: Corpus, m_distractors: int, r
     return [p.as_context(max_words) for p in mixed]
 
 
-def build_demos(train: Sequence[dspy.Example], corpus: Corpus, m_distractors: int = 2, budget_words: int = 1200,
-                max_words: int = 80, seed: int = 0) -> DemoSet:
-    """Demonstrations from examples that carry a ``chain`` (list of sentences ending with the answer)."""
-    usable = [ex for ex in train if getattr(ex, "chain", None)]
+def complete_chain(example: dspy.Example) -> list[str]:
+    """The example's chain as sentences, ending in the answer step (added from its first answer if missing)."""
+    chain = example.chain
+    sentences = [s.strip() for s in ([chain] if isinstance(chain, str) else chain) if s and s.strip()]
+    if not sentences or not says_answer(sentences[-1]):
+        sentences.append(f"So the answer is: {example.answers[0]}.")
+    return sentences
+
+
+def build_demos(train: Sequence[dspy.Example], corpus: Corpus, m_distractors: int = 2, budget_words: int = 1600,
+                max_words: int = PARAGRAPH_WORDS, seed: int = 0) -> DemoSet:
+    """Demonstrations from examples that carry a ``chain`` (sentences, or one string) and gold pids."""
+    usable = [ex for ex in train if getattr(ex, "chain", None) and getattr(ex, "answers", None)]
     if not usable:
-        raise InputError("IRCoT demonstrations need training examples with a reasoning chain (e.g. bundled:train)")
+        raise InputError("IRCoT demonstrations need examples with a reasoning chain: an IRCoT demonstration file "
+                         "(--demos-from ircot-demos:FILE), bundled:train, or --demos-from none for zero-shot")
     rng = random.Random(seed)
     rng.shuffle(usable)
     reason, cot, direct = [], [], []
     spent = 0
     for example in usable:
         context = demo_paragraphs(example, corpus, m_distractors, rng, max_words)
-        chain = list(example.chain)
+        chain = complete_chain(example)
         words = sum(len(c.split()) for c in context) + len(" ".join(chain).split()) + len(example.question.split())
         if spent + words > budget_words and reason:
             break
         spent += words
-        cut = rng.randrange(len(chain))  # show the reasoner both a fresh start and a continuation
+        given = 0 if not reason else rng.randrange(len(chain))  # the first demonstration starts from nothing
         reason.append(dspy.Example(context=context, question=example.question,
-                                   reasoning_so_far=" ".join(chain[:cut]), next_sentence=chain[cut]))
-        cot.append(dspy.Example(context=context, question=example.question, reasoning_chain=" ".join(chain)))
+                                   reasoning_so_far=" ".join(chain[:given]), continuation=" ".join(chain[given:])))
+        steps = chain[:-1] or chain
+        cot.append(dspy.Example(context=context, question=example.question, reasoning=" ".join(steps),
+                                answer=example.answers[0]))
         direct.append(dspy.Example(context=context, question=example.question, answer=example.answers[0]))
     return DemoSet(reason, cot, direct)

@@ -1,5 +1,9 @@
 """IRCoT as a DSPy module: retrieve K with the question, then alternate one reasoning sentence and
-a retrieval with that sentence, until "answer is" or the step limit; then a separate reader."""
+a retrieval with that sentence, until "answer is" or the step limit; then a separate reader.
+
+Each reason step shows the model every paragraph collected so far and every sentence written so
+far, and lets it continue the chain; only the first sentence it writes is kept (the paper's rule).
+"""
 
 from __future__ import annotations
 
@@ -8,14 +12,15 @@ from typing import Literal
 import dspy
 
 from hopkit.data.passage import Passage
-from hopkit.knobs import knob
+from hopkit.knobs import PARAGRAPH_WORDS, knob
 from hopkit.lm.usage import current_usage
 from hopkit.programs.ircot.demonstrations import DemoSet
 from hopkit.programs.ircot.sentences import extract_answer, first_sentence, says_answer
+from hopkit.programs.own_example import without_own_example
 from hopkit.programs.prediction import hop_prediction
 from hopkit.retrieval.protocol import Retriever
 from hopkit.signatures import ContextAnswer
-from hopkit.signatures.ircot import ChainAnswer, NextReasoningSentence
+from hopkit.signatures.ircot import ChainAnswer, ContinueReasoning
 
 ReaderMode = Literal["cot", "direct", "none"]
 
@@ -59,7 +64,8 @@ class IRCoT(dspy.Module):
 
     def __init__(self, retriever: Retriever, k: int = knob("ircot", "k").default,
                  cap: int = knob("ircot", "cap").default, max_steps: int = knob("ircot", "max_steps").default,
-                 answer_reader: ReaderMode = knob("ircot", "answer_reader").default, max_words: int = 80,
+                 answer_reader: ReaderMode = knob("ircot", "answer_reader").default,
+                 max_words: int = PARAGRAPH_WORDS,
                  stop_on_repeat: bool = knob("ircot", "stop_on_repeat").default, demos: DemoSet | None = None) -> None:
         super().__init__()
         self.retriever = retriever
@@ -69,7 +75,7 @@ class IRCoT(dspy.Module):
         self.reader_mode = knob("ircot", "answer_reader").check(answer_reader)
         self.max_words = max_words
         self.stop_on_repeat = knob("ircot", "stop_on_repeat").check(bool(stop_on_repeat))
-        self.reason = dspy.Predict(NextReasoningSentence)
+        self.reason = dspy.Predict(ContinueReasoning)
         self.read_cot = dspy.Predict(ChainAnswer)
         self.read_direct = dspy.Predict(ContextAnswer)
         if demos is not None:
@@ -91,8 +97,8 @@ class IRCoT(dspy.Module):
         stop = "max_steps"
         for step in range(1, self.max_steps + 1):
             before = _usage_now()
-            raw = self.reason(context=collection.formatted, question=question,
-                              reasoning_so_far=" ".join(sentences)).next_sentence
+            raw = self.reason(context=collection.formatted, question=question, reasoning_so_far=" ".join(sentences),
+                              **without_own_example(self.reason, question)).continuation
             sentence = first_sentence(raw or "")
             record = {"step": step, "sentence": sentence, "generated": raw, "query": None, "added": [],
                       "retrieved": [], "cost": _delta(before)}
@@ -123,8 +129,14 @@ class IRCoT(dspy.Module):
             answer, parsed = extract_answer(" ".join(sentences))
             return answer, {"mode": "none", "parsed": parsed}
         if self.reader_mode == "cot":
-            chain = self.read_cot(context=collection.formatted, question=question).reasoning_chain or ""
-            answer, parsed = extract_answer(chain)
-            return answer, {"mode": "cot", "generation": chain, "parsed": parsed, "cost": _delta(before)}
-        answer = self.read_direct(context=collection.formatted, question=question).answer or ""
+            out = self.read_cot(context=collection.formatted, question=question,
+                                **without_own_example(self.read_cot, question))
+            reasoning, answer = out.reasoning or "", (out.answer or "").strip()
+            parsed = bool(answer)
+            if not answer:  # the paper's rule when no answer was given: after "answer is", else everything
+                answer, parsed = extract_answer(reasoning)
+            return answer, {"mode": "cot", "generation": reasoning, "answer_field": out.answer, "parsed": parsed,
+                            "cost": _delta(before)}
+        answer = self.read_direct(context=collection.formatted, question=question,
+                                  **without_own_example(self.read_direct, question)).answer or ""
         return answer, {"mode": "direct", "generation": answer, "parsed": True, "cost": _delta(before)}

@@ -1,25 +1,10 @@
-"""Sentence handling for IRCoT: keep the first generated sentence, find "answer is", extract answers."""
+"""IRCoT's sentence handling: the first generated sentence, the "answer is" step, the answer after it."""
 
 from __future__ import annotations
 
-import re
+from hopkit.data.sentences import first_sentence, split_sentences
 
-# A sentence ends at . ! ? followed by space and a capital, unless the period closes an initial
-# ("F. W.") or a common abbreviation.
-_BOUNDARY = re.compile(r"(?<=[.!?])\s+(?=[A-Z\"'(])")
-_ABBREVIATIONS = {"mr.", "mrs.", "ms.", "dr.", "st.", "jr.", "sr.", "no.", "vs.", "co.", "inc.", "ltd.", "mt."}
-
-
-def first_sentence(text: str) -> str:
-    text = " ".join((text or "").split())
-    start = 0
-    for match in _BOUNDARY.finditer(text):
-        head = text[start:match.start()]
-        last_word = head.rsplit(" ", 1)[-1].lower()
-        if re.fullmatch(r"(?:[a-z]\.)+", last_word) or last_word in _ABBREVIATIONS:
-            continue
-        return head.strip()
-    return text.strip()
+__all__ = ["extract_answer", "first_sentence", "says_answer", "split_sentences"]
 
 
 def says_answer(sentence: str) -> bool:

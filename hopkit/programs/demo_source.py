@@ -1,0 +1,28 @@
+"""Where a program's in-context demonstrations come from, when the user does not say.
+
+``--demos-from auto`` (the default) takes demonstrations from the evaluated data's own world:
+bundled:train for the bundled benchmark, and none (zero-shot) for any other dataset, so that no
+fictional-world names reach the prompts of real questions. In-domain demonstrations for real data
+come from a file the user owns, e.g. ``--demos-from ircot-demos:/path/hotpotqa.txt`` (IRCoT's
+authors' files); a question is never shown its own example (hopkit/programs/own_example.py).
+The comparison behind this default (zero-shot, bundled, in-domain on real HotpotQA) is in
+docs/results.md.
+"""
+
+from __future__ import annotations
+
+AUTO = "auto"
+ZERO_SHOT = "none"
+BUNDLED_TRAIN = "bundled:train"
+
+
+def resolve_demos_from(spec: str | None, dataset_name: str | None) -> str | None:
+    """The dataset spec to build demonstrations from, or None for zero-shot."""
+    spec = (spec or AUTO).strip()
+    if spec == ZERO_SHOT:
+        return None
+    if spec != AUTO:
+        return spec
+    if dataset_name and dataset_name.startswith("bundled:"):
+        return BUNDLED_TRAIN
+    return None

@@ -1,0 +1,57 @@
+"""`hopkit compare`: paired differences with bootstrap intervals over the questions two logs share."""
+
+import json
+
+import pytest
+
+from hopkit.cli.main import main
+from hopkit.errors import InputError
+from hopkit.evaluation.paired import compare_runs, paired_bootstrap, read_rows
+
+
+def write_log(path, scores, answers=None):
+    with path.open("w") as out:
+        for i, (em, f1) in enumerate(scores):
+            out.write(json.dumps({"qid": f"q{i}", "question": f"Question {i}?", "answers": [f"gold {i}"],
+                                  "prediction": {"answer": (answers or {}).get(i, f"answer {i}")},
+                                  "metrics": {"em": em, "f1": f1}}) + "\n")
+    return path
+
+
+def test_identical_runs_differ_by_exactly_zero():
+    diff, low, high = paired_bootstrap([1, 0, 1, 0], [1, 0, 1, 0])
+    assert (diff, low, high) == (0.0, 0.0, 0.0)
+
+
+def test_a_run_better_on_every_question_has_an_interval_above_zero():
+    diff, low, high = paired_bootstrap([0.0] * 20, [0.5] * 10 + [1.0] * 10)
+    assert diff == pytest.approx(0.75) and 0.5 <= low <= diff <= high <= 1.0
+
+
+def test_pairing_uses_shared_questions_and_lists_disagreements(tmp_path):
+    a = read_rows(write_log(tmp_path / "a.jsonl", [(1, 1.0), (0, 0.0), (0, 0.5), (1, 1.0)]))
+    b = read_rows(write_log(tmp_path / "b.jsonl", [(1, 1.0), (1, 1.0), (0, 0.5)]))
+    result = compare_runs(a, b, samples=2000)
+    assert result.n == 3 and result.only_a == 1 and result.only_b == 0
+    em = next(d for d in result.differences if d.metric == "em")
+    assert em.mean_a == pytest.approx(1 / 3) and em.mean_b == pytest.approx(2 / 3) and em.diff == pytest.approx(1 / 3)
+    assert [row["qid"] for row in result.disagreements] == ["q1"]
+
+
+def test_cli_prints_the_table_and_rejects_unrelated_logs(tmp_path, capsys):
+    a = write_log(tmp_path / "a.jsonl", [(0, 0.0)] * 10)
+    b = write_log(tmp_path / "b.jsonl", [(1, 1.0)] * 10)
+    assert main(["compare", str(a), str(b), "--samples", "500"]) == 0
+    out = capsys.readouterr().out
+    assert "| em | 0.0 | 100.0 | +100.0 * |" in out and "10 questions where the runs disagree" in out
+    other = tmp_path / "other.jsonl"
+    other.write_text(json.dumps({"qid": "x", "metrics": {"em": 1}}) + "\n")
+    assert main(["compare", str(a), str(other)]) == 2
+    assert "share no question" in capsys.readouterr().err
+    with pytest.raises(InputError, match="not a hopkit run-log row"):
+        read_rows(write_bad(tmp_path / "bad.jsonl"))
+
+
+def write_bad(path):
+    path.write_text(json.dumps({"question": "no qid"}) + "\n")
+    return path
