@@ -112,10 +112,19 @@ def test_registry_builds_variants_with_demos(bundled_dev):
     assert demo.continuation and isinstance(demo.context, list)
 
 
-def test_stop_on_repeat_is_off_by_default_as_in_the_paper():
+def test_a_restated_chain_is_skipped_to_its_first_new_sentence():
     retriever = TableRetriever({}, default=["a"])
-    use_script([{"continuation": "Atlas is in Velmar."}] * 3 + [{"answer": "x"}])
-    assert IRCoT(retriever, k=1, max_steps=3, answer_reader="direct")(question="Q?").trace["stop"] == "max_steps"
-    use_script([{"continuation": "Atlas is in Velmar."}] * 2 + [{"answer": "x"}])
+    both = "Atlas is in Velmar. Velmar is in Tarvania."
+    use_script([{"continuation": both}, {"continuation": both}, {"continuation": both}, {"answer": "x"}])
+    prediction = IRCoT(retriever, k=1, max_steps=5, answer_reader="direct")(question="Q?")
+    assert prediction.trace["chain"] == ["Atlas is in Velmar.", "Velmar is in Tarvania."]
+    assert prediction.trace["stop"] == "nothing_new"  # the third step wrote only what the chain holds
+    assert [s.get("restated") for s in prediction.trace["steps"][1:]] == [0, 1, 2]
+
+
+def test_stop_on_repeat_stops_at_a_restated_first_sentence():
+    retriever = TableRetriever({}, default=["a"])
+    both = "Atlas is in Velmar. Velmar is in Tarvania."
+    use_script([{"continuation": both}, {"continuation": both}, {"answer": "x"}])
     prediction = IRCoT(retriever, k=1, max_steps=3, answer_reader="direct", stop_on_repeat=True)(question="Q?")
     assert prediction.trace["stop"] == "repeat" and prediction.trace["chain"] == ["Atlas is in Velmar."]

@@ -15,7 +15,7 @@ from hopkit.data.passage import Passage
 from hopkit.knobs import PARAGRAPH_WORDS, knob
 from hopkit.lm.usage import current_usage
 from hopkit.programs.ircot.demonstrations import DemoSet
-from hopkit.programs.ircot.sentences import extract_answer, first_sentence, says_answer
+from hopkit.programs.ircot.sentences import extract_answer, first_new_sentence, repeats, says_answer, split_sentences
 from hopkit.programs.own_example import without_own_example
 from hopkit.programs.prediction import hop_prediction
 from hopkit.retrieval.protocol import Retriever
@@ -99,15 +99,20 @@ class IRCoT(dspy.Module):
             before = _usage_now()
             raw = self.reason(context=collection.formatted, question=question, reasoning_so_far=" ".join(sentences),
                               **without_own_example(self.reason, question)).continuation
-            sentence = first_sentence(raw or "")
-            record = {"step": step, "sentence": sentence, "generated": raw, "query": None, "added": [],
-                      "retrieved": [], "cost": _delta(before)}
+            generated = split_sentences(raw or "")
+            sentence, restated = first_new_sentence(generated, sentences)
+            record = {"step": step, "sentence": sentence, "generated": raw, "restated": restated, "query": None,
+                      "added": [], "retrieved": [], "cost": _delta(before)}
             steps.append(record)
-            if not sentence:
+            if not generated:
                 stop = "empty_sentence"
                 break
-            if self.stop_on_repeat and sentence in sentences:
+            if self.stop_on_repeat and repeats(generated[0], sentences):
+                record["sentence"] = None
                 stop = "repeat"
+                break
+            if not sentence:
+                stop = "nothing_new"
                 break
             sentences.append(sentence)
             if says_answer(sentence):

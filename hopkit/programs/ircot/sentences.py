@@ -21,3 +21,25 @@ def extract_answer(generation: str) -> tuple[str, bool]:
     if at < 0:
         return text, False
     return text[at + len("answer is"):].lstrip(" :").rstrip(" .").strip(), True
+
+
+def _same_key(sentence: str) -> str:
+    return " ".join("".join(c if c.isalnum() else " " for c in sentence.lower()).split())
+
+
+def repeats(sentence: str, chain: list[str]) -> bool:
+    """The sentence says again, word for word (case and punctuation aside), one the chain holds."""
+    return _same_key(sentence) in {_same_key(s) for s in chain}
+
+
+def first_new_sentence(generated: list[str], chain: list[str]) -> tuple[str, int]:
+    """The first generated sentence the chain does not already hold, and how many restated ones preceded it.
+
+    The paper's reasoner continues the text ``A: s1 ... sn`` and cannot write s1 again; a chat model
+    given the chain as an input often writes it out again before going on. Its restatement is skipped,
+    and the first sentence that moves the chain on is kept. ``("", n)`` when it wrote nothing new.
+    """
+    for position, sentence in enumerate(generated):
+        if not repeats(sentence, chain):
+            return sentence, position
+    return "", len(generated)
