@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# The real-question runs behind docs/results.md ("Real questions: IRCoT and OneR on HotpotQA dev100"),
+# in order, one at a time (two LM processes on two cores only slow each other). Every command resumes
+# from its run log, so rerunning this script after an interruption picks up where it stopped; the
+# stages grow n so that, wherever it stops, every method has answered the same first questions.
+#   bash scripts/real_questions_queue.sh            # needs ../shared/data (hotpotqa/dev100.jsonl, ircot-demos/)
+# "IRCoT as on main before issue 19" runs from a worktree of commit 3c658a9:
+#   git worktree add ../ircot-main 3c658a9
+set -u
+cd "$(dirname "$0")/.."
+PY=${PY:-.venv/bin/python}
+DEV=ircot:../shared/data/hotpotqa/dev100.jsonl
+INDOMAIN=ircot-demos:../shared/data/ircot-demos/hotpotqa.txt
+OUT=docs/runs/dev100
+LM=(--retriever bm25 --lm local:qwen1.5b --quiet)
+STATUS=$OUT/queue-status
+mkdir -p "$OUT"
+run() {  # name, then the command
+    local name=$1; shift
+    echo "start $name $(date +%T) $(git rev-parse --short HEAD)" >> "$STATUS"
+    "$@" >> "$OUT/$name.out" 2>&1
+    echo "done $name rc=$? $(date +%T)" >> "$STATUS"
+}
+ircot() {  # n, log name, extra flags
+    local n=$1 name=$2; shift 2
+    run "$name" "$PY" -m hopkit.cli.main eval --method ircot --dataset "$DEV" --n "$n" "${LM[@]}" \
+        --out "$OUT/$name.jsonl" "$@"
+}
+old_ircot() {  # n
+    [ -d ../ircot-main ] || git worktree add ../ircot-main 3c658a9
+    run ircot-main-3c658a9 env PYTHONPATH=../ircot-main "$PY" -m hopkit.cli.main eval --method ircot \
+        --dataset "$DEV" --n "$1" "${LM[@]}" --out "$OUT/ircot-main-3c658a9__local-qwen1.5b.jsonl"
+}
+oner_sweep() {  # n
+    run oner-k-sweep "$PY" scripts/oner_k_sweep.py --dataset "$DEV" --n "$1" --out-dir "$OUT" \
+        --retriever bm25 --lm local:qwen1.5b
+}
+for n in 20 50; do
+    ircot "$n" ircot-indomain-cot__local-qwen1.5b --demos-from "$INDOMAIN" --set answer_reader=cot
+    ircot "$n" ircot-indomain-direct__local-qwen1.5b --demos-from "$INDOMAIN" --set answer_reader=direct
+    oner_sweep "$n"
+    old_ircot "$n"
+done
+ircot 20 ircot-zeroshot-cot__local-qwen1.5b --demos-from none --set answer_reader=cot
+ircot 20 ircot-bundled-cot__local-qwen1.5b --demos-from bundled:train --set answer_reader=cot
+oner_sweep 100
