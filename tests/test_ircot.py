@@ -95,7 +95,7 @@ def test_demonstrations_mix_gold_and_m_distractors_within_the_budget():
         i = int(demo.question[1:-1])
         titles = {c.split("\n")[0] for c in demo.context}
         assert len(demo.context) == 5 and {f"Wikipedia Title: T{i}", f"Wikipedia Title: T{i + 10}"} <= titles
-        assert demo.reasoning == f"s{i}." and demo.answer == f"a{i}"
+        assert demo.reasoning == f"s{i}. So the answer is: a{i}." and demo.answer == f"a{i}"
     with pytest.raises(Exception, match="reasoning chain"):
         build_demos([dspy.Example(question="q", gold_pids=[], answers=["a"])], corpus)
 

@@ -32,5 +32,6 @@ class ChainAnswer(dspy.Signature):
 
     context: list[str] = dspy.InputField(desc="retrieved paragraphs, each starting with its title")
     question: str = dspy.InputField()
-    reasoning: str = dspy.OutputField(desc="the facts that lead to the answer, one sentence each")
+    reasoning: str = dspy.OutputField(desc='the facts that lead to the answer, one sentence each, ending with '
+                                           '"So the answer is: <answer>."')
     answer: str = dspy.OutputField(desc="the answer alone, a short phrase")

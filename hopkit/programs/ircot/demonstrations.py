@@ -79,8 +79,7 @@ def build_demos(train: Sequence[dspy.Example], corpus: Corpus, m_distractors: in
         given = 0 if not reason else rng.randrange(len(chain))  # the first demonstration starts from nothing
         reason.append(dspy.Example(context=context, question=example.question,
                                    reasoning_so_far=" ".join(chain[:given]), continuation=" ".join(chain[given:])))
-        steps = chain[:-1] or chain
-        cot.append(dspy.Example(context=context, question=example.question, reasoning=" ".join(steps),
+        cot.append(dspy.Example(context=context, question=example.question, reasoning=" ".join(chain),
                                 answer=example.answers[0]))
         direct.append(dspy.Example(context=context, question=example.question, answer=example.answers[0]))
     return DemoSet(reason, cot, direct)
