@@ -35,12 +35,27 @@ oner_sweep() {  # n
     run oner-k-sweep "$PY" scripts/oner_k_sweep.py --dataset "$DEV" --n "$1" --out-dir "$OUT" \
         --retriever bm25 --lm local:qwen1.5b
 }
-for n in 20 50; do
-    ircot "$n" ircot-indomain-cot__local-qwen1.5b --demos-from "$INDOMAIN" --set answer_reader=cot
-    ircot "$n" ircot-indomain-direct__local-qwen1.5b --demos-from "$INDOMAIN" --set answer_reader=direct
-    oner_sweep "$n"
-    old_ircot "$n"
-done
+stage() {  # n: every method on the same first n questions
+    ircot "$1" ircot-indomain-cot__local-qwen1.5b --demos-from "$INDOMAIN" --set answer_reader=cot
+    ircot "$1" ircot-indomain-direct__local-qwen1.5b --demos-from "$INDOMAIN" --set answer_reader=direct
+    oner_sweep "$1"
+    old_ircot "$1"
+}
+regressions() {  # the rows of docs/results.md that this work must not lose (fine-tuned ColBERT, as they were)
+    local ckpt=~/.cache/hopkit/checkpoints/colbert-minilm-ft file=../shared/data/ircot-demos/hotpotqa.txt
+    [ -d ~/.cache/hopkit/indexes/bundled.colbert ] || run colbert-index-bundled "$PY" -m hopkit.cli.main index \
+        --backend colbert --checkpoint "$ckpt"
+    [ -d ~/.cache/hopkit/indexes/demos-hotpotqa.colbert ] || run colbert-index-demos "$PY" -m hopkit.cli.main index \
+        --backend colbert --checkpoint "$ckpt" --dataset "ircot-demos:$file"
+    run ircot-bundled-dev20 "$PY" -m hopkit.cli.main eval --method ircot --dataset bundled:dev --n 20 \
+        --retriever colbert --lm local:qwen1.5b --quiet --out "$OUT/regression-ircot-bundled-dev-colbert.jsonl"
+    run ircot-demos-file10 "$PY" -m hopkit.cli.main eval --method ircot --dataset "ircot-demos:$file" --n 10 \
+        --retriever colbert --lm local:qwen1.5b --quiet --demos-from "ircot-demos:$file" \
+        --out "$OUT/regression-ircot-demos-hotpotqa-colbert.jsonl"
+}
+stage 20
+regressions
 ircot 20 ircot-zeroshot-cot__local-qwen1.5b --demos-from none --set answer_reader=cot
 ircot 20 ircot-bundled-cot__local-qwen1.5b --demos-from bundled:train --set answer_reader=cot
+stage 50
 oner_sweep 100
