@@ -39,7 +39,6 @@ stage() {  # n: every method on the same first n questions
     ircot "$1" ircot-indomain-cot__local-qwen1.5b --demos-from "$INDOMAIN" --set answer_reader=cot
     ircot "$1" ircot-indomain-direct__local-qwen1.5b --demos-from "$INDOMAIN" --set answer_reader=direct
     oner_sweep "$1"
-    old_ircot "$1"
 }
 regressions() {  # the rows of docs/results.md that this work must not lose (fine-tuned ColBERT, as they were)
     local ckpt=~/.cache/hopkit/checkpoints/colbert-minilm-ft file=../shared/data/ircot-demos/hotpotqa.txt
@@ -55,7 +54,9 @@ regressions() {  # the rows of docs/results.md that this work must not lose (fin
 }
 stage 20
 regressions
+old_ircot 20
 ircot 20 ircot-zeroshot-cot__local-qwen1.5b --demos-from none --set answer_reader=cot
 ircot 20 ircot-bundled-cot__local-qwen1.5b --demos-from bundled:train --set answer_reader=cot
 stage 50
+old_ircot 50
 oner_sweep 100
