@@ -128,3 +128,20 @@ def test_stop_on_repeat_stops_at_a_restated_first_sentence():
     use_script([{"continuation": both}, {"continuation": both}, {"answer": "x"}])
     prediction = IRCoT(retriever, k=1, max_steps=3, answer_reader="direct", stop_on_repeat=True)(question="Q?")
     assert prediction.trace["stop"] == "repeat" and prediction.trace["chain"] == ["Atlas is in Velmar."]
+
+
+def test_a_malformed_reader_output_keeps_the_retrieval_and_is_counted():
+    retriever = TableRetriever({"Q?": ["a", "b"]})
+    use_script([{"continuation": "So the answer is: Velmar."}, {"something": "not the fields"},
+                {"something": "still not"}])
+    prediction = IRCoT(retriever, k=2, answer_reader="cot")(question="Q?")
+    assert prediction.retrieved == ["a", "b"] and prediction.answer == "Velmar"
+    assert prediction.trace["stats"]["reader_parse_failures"] == 1
+
+
+def test_a_malformed_reasoning_step_ends_the_chain_and_is_counted():
+    retriever = TableRetriever({"Q?": ["a"]})
+    use_script([{"something": "not the fields"}, {"something": "still not"}, {"answer": "x"}])
+    prediction = IRCoT(retriever, k=1, answer_reader="direct")(question="Q?")
+    assert prediction.trace["stop"] == "reason_parse_failure" and prediction.answer == "x"
+    assert prediction.trace["stats"]["reason_parse_failures"] == 1 and prediction.retrieved == ["a"]

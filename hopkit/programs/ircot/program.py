@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Literal
 
 import dspy
+from dspy.utils.exceptions import AdapterParseError
 
 from hopkit.data.passage import Passage
 from hopkit.knobs import PARAGRAPH_WORDS, knob
@@ -97,8 +98,14 @@ class IRCoT(dspy.Module):
         stop = "max_steps"
         for step in range(1, self.max_steps + 1):
             before = _usage_now()
-            raw = self.reason(context=collection.formatted, question=question, reasoning_so_far=" ".join(sentences),
-                              **without_own_example(self.reason, question)).continuation
+            try:
+                raw = self.reason(context=collection.formatted, question=question,
+                                  reasoning_so_far=" ".join(sentences),
+                                  **without_own_example(self.reason, question)).continuation
+            except AdapterParseError as error:  # counted; the paragraphs collected so far go to the reader
+                steps.append({"step": step, "sentence": None, "parse_error": str(error)[:300], "cost": _delta(before)})
+                stop = "reason_parse_failure"
+                break
             generated = split_sentences(raw or "")
             sentence, restated = first_new_sentence(generated, sentences)
             record = {"step": step, "sentence": sentence, "generated": raw, "restated": restated, "query": None,
@@ -121,11 +128,18 @@ class IRCoT(dspy.Module):
             record["query"] = sentence
             record["added"] = retrieve(sentence)
             record["retrieved"] = [p.pid for p in retrieved_for[sentence]]
-        answer, reader_trace = self._read(question, collection, sentences)
+        try:
+            answer, reader_trace = self._read(question, collection, sentences)
+        except AdapterParseError as error:  # counted; the chain's own answer, if it gave one, stands in
+            answer, said = extract_answer(" ".join(sentences))
+            answer = answer if said else ""
+            reader_trace = {"mode": self.reader_mode, "parse_error": str(error)[:300], "parsed": False}
+        stats = {"sentences": len(sentences), "reason_parse_failures": int(stop == "reason_parse_failure"),
+                 "reader_parse_failures": int("parse_error" in reader_trace)}
         pids = [p.pid for p in collection.passages]
         trace = {"method": "ircot", "k": self.k, "cap": self.cap, "max_steps": self.max_steps,
                  "reader": self.reader_mode, "stop": stop, "steps": steps, "chain": sentences,
-                 "reader_output": reader_trace}
+                 "reader_output": reader_trace, "stats": stats}
         return hop_prediction(answer, citations=pids, retrieved=pids, trace=trace)
 
     def _read(self, question: str, collection: _Collection, sentences: list[str]) -> tuple[str, dict]:
