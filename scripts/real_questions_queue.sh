@@ -54,6 +54,10 @@ regressions() {  # the rows of docs/results.md that this work must not lose (fin
 }
 stage 20
 regressions
+# IRCoT's K, tuned on dev as the paper does (K in 2, 4, 6, 8); 4 is the default above
+for k in 8 6 2; do
+    ircot 20 "ircot-indomain-cot-k$k"__local-qwen1.5b --demos-from "$INDOMAIN" --set answer_reader=cot --set k=$k
+done
 old_ircot 20
 ircot 20 ircot-zeroshot-cot__local-qwen1.5b --demos-from none --set answer_reader=cot
 ircot 20 ircot-bundled-cot__local-qwen1.5b --demos-from bundled:train --set answer_reader=cot
