@@ -46,18 +46,19 @@ regressions() {  # the rows of docs/results.md that this work must not lose (fin
         --backend colbert --checkpoint "$ckpt"
     [ -d ~/.cache/hopkit/indexes/demos-hotpotqa.colbert ] || run colbert-index-demos "$PY" -m hopkit.cli.main index \
         --backend colbert --checkpoint "$ckpt" --dataset "ircot-demos:$file"
-    run ircot-bundled-dev20 "$PY" -m hopkit.cli.main eval --method ircot --dataset bundled:dev --n 20 \
-        --retriever colbert --lm local:qwen1.5b --quiet --out "$OUT/regression-ircot-bundled-dev-colbert.jsonl"
     run ircot-demos-file10 "$PY" -m hopkit.cli.main eval --method ircot --dataset "ircot-demos:$file" --n 10 \
         --retriever colbert --lm local:qwen1.5b --quiet --demos-from "ircot-demos:$file" \
         --out "$OUT/regression-ircot-demos-hotpotqa-colbert.jsonl"
+    run ircot-bundled-dev20 "$PY" -m hopkit.cli.main eval --method ircot --dataset bundled:dev --n 20 \
+        --retriever colbert --lm local:qwen1.5b --quiet --out "$OUT/regression-ircot-bundled-dev-colbert.jsonl"
 }
 stage 20
-regressions
 # IRCoT's K, tuned on dev as the paper does (K in 2, 4, 6, 8); 4 is the default above
-for k in 8 6 2; do
-    ircot 20 "ircot-indomain-cot-k$k"__local-qwen1.5b --demos-from "$INDOMAIN" --set answer_reader=cot --set k=$k
-done
+tune_k() { ircot 20 "ircot-indomain-cot-k$1"__local-qwen1.5b --demos-from "$INDOMAIN" --set answer_reader=cot --set k=$1; }
+tune_k 8
+regressions
+tune_k 6
+tune_k 2
 old_ircot 20
 ircot 20 ircot-zeroshot-cot__local-qwen1.5b --demos-from none --set answer_reader=cot
 ircot 20 ircot-bundled-cot__local-qwen1.5b --demos-from bundled:train --set answer_reader=cot
