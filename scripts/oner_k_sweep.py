@@ -18,6 +18,7 @@ from pathlib import Path
 from tqdm import tqdm
 
 from hopkit.cli.components import add_lm_flags, add_retrieval_flags, configure_lm, load_dataset, load_retriever
+from hopkit.cli.commands import eval_meta
 from hopkit.cli.components import slug
 from hopkit.evaluation.harness import format_report, run_one, summarize
 from hopkit.evaluation.metrics import get_metric
@@ -43,9 +44,9 @@ def main() -> None:
     configure_lm(args)
     metrics = [get_metric(name) for name in METRICS]
     programs = {k: build_program("oner", retriever=retriever, k=k) for k in ks}
+    args.method = "oner"
     logs = {k: RunLog(args.out_dir / f"oner-k{k}-{slug(args.retriever)}__{slug(args.lm)}.jsonl",
-                      {"method": "oner", "dataset": dataset.name, "lm": args.lm, "api_base": args.api_base,
-                       "knobs": {"k": k}, "retriever": args.retriever, "max_tokens": args.max_tokens})
+                      eval_meta(args, dataset.name, {"k": k}))
             for k in ks}
     done = {k: log.done_qids() for k, log in logs.items()}
     for example in tqdm(examples, desc="oner K sweep", unit="q", dynamic_ncols=True):

@@ -203,6 +203,12 @@ def cmd_ask(args: argparse.Namespace) -> None:
           f"{cost['retrievals']} retrievals, {cost['seconds']:.1f}s)")
 
 
+def eval_meta(args: argparse.Namespace, dataset_name: str, knobs: dict) -> dict:
+    """The settings a run log records, so that a resume cannot mix two runs."""
+    return {"method": args.method, "dataset": dataset_name, "lm": args.lm, "api_base": args.api_base,
+            "knobs": knobs, "retriever": args.retriever, "max_tokens": args.max_tokens}
+
+
 def cmd_eval(args: argparse.Namespace) -> None:
     from hopkit.evaluation.harness import evaluate, format_report, format_rows
     from hopkit.evaluation.metrics import get_metric
@@ -217,8 +223,7 @@ def cmd_eval(args: argparse.Namespace) -> None:
     configure_lm(args)
     metrics = [get_metric(name) for name in args.metrics.split(",")]
     out = args.out or runs_dir() / slug(dataset.name) / f"{slug(args.method)}__{slug(args.lm)}.jsonl"
-    meta = {"method": args.method, "dataset": dataset.name, "lm": args.lm, "api_base": args.api_base,
-            "knobs": parse_knobs(args.set), "retriever": args.retriever, "max_tokens": args.max_tokens}
+    meta = eval_meta(args, dataset.name, parse_knobs(args.set))
     if args.program is not None:
         meta["program"] = str(args.program.resolve())
     if get_method(args.method).uses_demos:
