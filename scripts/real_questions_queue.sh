@@ -54,14 +54,15 @@ regressions() {  # the rows of docs/results.md that this work must not lose (fin
 }
 stage 20
 # IRCoT's K, tuned on dev as the paper does (K in 2, 4, 6, 8); 4 is the default above
-tune_k() { ircot 20 "ircot-indomain-cot-k$1"__local-qwen1.5b --demos-from "$INDOMAIN" --set answer_reader=cot --set k=$1; }
-tune_k 8
-regressions
-tune_k 6
-tune_k 2
-old_ircot 20
+tune_k() { ircot "$2" "ircot-indomain-cot-k$1"__local-qwen1.5b --demos-from "$INDOMAIN" --set answer_reader=cot --set k=$1; }
+tune_k 8 20
+oner_sweep 100
+# the configuration chosen on the first 20 (CoT reader, K=8), and main's IRCoT, on the same first 50
+tune_k 8 50
+old_ircot 50
+# demonstrations: zero-shot and bundled against in-domain (the K=4 rows above)
 ircot 20 ircot-zeroshot-cot__local-qwen1.5b --demos-from none --set answer_reader=cot
 ircot 20 ircot-bundled-cot__local-qwen1.5b --demos-from bundled:train --set answer_reader=cot
-stage 50
-old_ircot 50
-oner_sweep 100
+regressions
+tune_k 6 20
+tune_k 2 20
