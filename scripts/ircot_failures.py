@@ -12,6 +12,7 @@ from collections import Counter
 from pathlib import Path
 
 from hopkit.evaluation.metrics import cover_exact_match
+from hopkit.evaluation.question_form import question_form
 from hopkit.programs.ircot.sentences import extract_answer
 
 
@@ -35,11 +36,12 @@ def main() -> None:
     parser.add_argument("--list", action="store_true", help="one line per question")
     args = parser.parse_args()
     rows = [json.loads(line) for line in args.log.read_text().splitlines() if line.strip()]
-    causes, stops = Counter(), Counter()
+    causes, stops, by_form = Counter(), Counter(), Counter()
     steps = []
     for row in rows:
         cause = diagnose(row)
         causes[cause] += 1
+        by_form[(question_form(row.get("question", "")), cause)] += 1
         trace = row.get("trace") or {}
         stops[trace.get("stop", "?")] += 1
         steps.append(len(trace.get("chain") or []))
@@ -54,6 +56,8 @@ def main() -> None:
     print("chain stops: " + ", ".join(f"{k} {v}" for k, v in stops.most_common()) +
           f"; mean sentences {sum(steps) / max(n, 1):.2f}")
     unparsed = sum(1 for r in rows if (r.get("trace") or {}).get("reader_output", {}).get("parsed") is False)
+    for form in sorted({form for form, _ in by_form}):
+        print(f"  {form}: " + ", ".join(f"{cause} {count}" for (f, cause), count in by_form.most_common() if f == form))
     print(f"reader outputs with no answer found (whole generation used): {unparsed}")
 
 

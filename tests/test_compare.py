@@ -55,3 +55,24 @@ def test_cli_prints_the_table_and_rejects_unrelated_logs(tmp_path, capsys):
 def write_bad(path):
     path.write_text(json.dumps({"question": "no qid"}) + "\n")
     return path
+
+
+def test_the_form_split_groups_shared_questions_by_answer_form(tmp_path):
+    from hopkit.evaluation.paired import split_by_form
+
+    a = read_rows(write_log(tmp_path / "a.jsonl", [(1, 1.0), (0, 0.0), (0, 0.5)]))
+    b = read_rows(write_log(tmp_path / "b.jsonl", [(1, 1.0), (1, 1.0), (0, 0.5)]))
+    for row, question in zip(a.values(), ["Is X taller than Y?", "Which is older, X or Y?", "Who wrote X?"]):
+        row["question"] = question
+    groups = split_by_form(a, b)
+    assert {form: sorted(pair[0]) for form, pair in groups.items()} == {
+        "yes/no": ["q0"], "either-or": ["q1"], "open": ["q2"]}
+    assert all(sorted(pair[0]) == sorted(pair[1]) for pair in groups.values())
+
+
+def test_compare_prints_the_form_split_when_asked(tmp_path, capsys):
+    a = write_log(tmp_path / "a.jsonl", [(1, 1.0), (0, 0.0)])
+    b = write_log(tmp_path / "b.jsonl", [(1, 1.0), (1, 1.0)])
+    main(["compare", str(a), str(b), "--by-form", "--samples", "200"])
+    out = capsys.readouterr().out
+    assert "f1 by question form:" in out and "| open | 2 | 50.0 | 100.0 | +50.0 |" in out

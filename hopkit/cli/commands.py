@@ -338,10 +338,13 @@ def cmd_report(args: argparse.Namespace) -> None:
 
 def cmd_compare(args: argparse.Namespace) -> None:
     """Paired difference B - A over the questions both logs answered."""
-    from hopkit.evaluation.paired import compare_runs, format_comparison, read_rows
+    from hopkit.evaluation.paired import compare_runs, format_comparison, format_form_split, read_rows
 
     if args.samples < 100:
         raise InputError("--samples must be at least 100")
     metrics = [m.strip() for m in args.metrics.split(",") if m.strip()] if args.metrics else None
-    result = compare_runs(read_rows(args.run_a), read_rows(args.run_b), metrics, args.samples, args.seed)
+    rows_a, rows_b = read_rows(args.run_a), read_rows(args.run_b)
+    result = compare_runs(rows_a, rows_b, metrics, args.samples, args.seed)
     print(format_comparison(result, str(args.run_a), str(args.run_b), args.show))
+    if args.by_form:
+        print(format_form_split(rows_a, rows_b, args.by_form, args.samples, args.seed))

@@ -66,6 +66,8 @@ def build_parser() -> argparse.ArgumentParser:
     compare.add_argument("--samples", type=int, default=10_000, help="bootstrap resamples")
     compare.add_argument("--seed", type=int, default=0)
     compare.add_argument("--show", type=int, default=50, help="disagreeing questions listed")
+    compare.add_argument("--by-form", nargs="?", const="f1", default=None, metavar="METRIC",
+                         help="also split METRIC (default f1) by question form: yes/no, either-or, open")
     compare.set_defaults(run=commands.cmd_compare)
 
     serve = verbs.add_parser("serve", help="serve an index in the ColBERTv2 server format")

@@ -98,6 +98,28 @@ def compare_runs(rows_a: dict[str, dict], rows_b: dict[str, dict], metrics: list
     return Comparison(len(shared), differences, disagreements, len(rows_a) - len(shared), len(rows_b) - len(shared))
 
 
+def split_by_form(rows_a: dict[str, dict], rows_b: dict[str, dict]) -> dict[str, tuple[dict, dict]]:
+    """The shared questions grouped by answer form (yes/no, either-or, open), as pairs of row dicts."""
+    from hopkit.evaluation.question_form import FORMS, question_form
+
+    groups: dict[str, tuple[dict, dict]] = {form: ({}, {}) for form in FORMS}
+    for qid, row in rows_a.items():
+        if qid in rows_b:
+            a, b = groups[question_form(str(row.get("question", "")))]
+            a[qid], b[qid] = row, rows_b[qid]
+    return {form: pair for form, pair in groups.items() if pair[0]}
+
+
+def format_form_split(rows_a: dict[str, dict], rows_b: dict[str, dict], metric: str = "f1",
+                      samples: int = 10_000, seed: int = 0) -> str:
+    lines = ["", f"{metric} by question form:", f"| form | n | A | B | B - A | 95% CI |", "|---|---|---|---|---|---|"]
+    for form, (a, b) in split_by_form(rows_a, rows_b).items():
+        d = compare_runs(a, b, [metric], samples, seed).differences[0]
+        lines.append(f"| {form} | {len(a)} | {100 * d.mean_a:.1f} | {100 * d.mean_b:.1f} | {100 * d.diff:+.1f} | "
+                     f"[{100 * d.low:+.1f}, {100 * d.high:+.1f}] |")
+    return "\n".join(lines)
+
+
 def format_comparison(result: Comparison, label_a: str, label_b: str, show: int = 50) -> str:
     lines = [f"A = {label_a}", f"B = {label_b}",
              f"{result.n} shared questions" + (f" ({result.only_a} only in A, {result.only_b} only in B)"
