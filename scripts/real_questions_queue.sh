@@ -4,8 +4,10 @@
 # from its run log, so rerunning this script after an interruption picks up where it stopped; the
 # stages grow n so that, wherever it stops, every method has answered the same first questions.
 #   bash scripts/real_questions_queue.sh            # needs ../shared/data (hotpotqa/dev100.jsonl, ircot-demos/)
-# "IRCoT as on main before issue 19" runs from a worktree of commit 3c658a9:
+# "IRCoT as on main before issue 19" runs inside a worktree of commit 3c658a9 (made if missing):
 #   git worktree add ../ircot-main 3c658a9
+# Code edits while the queue runs would change later runs; to pin the code, run the queue from a worktree
+# whose docs/runs/dev100 links to this one, e.g. PY=$PWD/.venv/bin/python bash ../hopkit-pinned/scripts/...
 set -u
 cd "$(dirname "$0")/.."
 PY=${PY:-.venv/bin/python}
@@ -26,10 +28,11 @@ ircot() {  # n, log name, extra flags
     run "$name" "$PY" -m hopkit.cli.main eval --method ircot --dataset "$DEV" --n "$n" "${LM[@]}" \
         --out "$OUT/$name.jsonl" "$@"
 }
-old_ircot() {  # n
+old_ircot() {  # n; runs inside the worktree, since the working directory comes first on sys.path
     [ -d ../ircot-main ] || git worktree add ../ircot-main 3c658a9
-    run ircot-main-3c658a9 env PYTHONPATH=../ircot-main "$PY" -m hopkit.cli.main eval --method ircot \
-        --dataset "$DEV" --n "$1" "${LM[@]}" --out "$OUT/ircot-main-3c658a9__local-qwen1.5b.jsonl"
+    local root=$PWD py; py=$(cd "$(dirname "$PY")" && pwd)/$(basename "$PY")
+    run ircot-main-3c658a9 env -C ../ircot-main "$py" -m hopkit.cli.main eval --method ircot \
+        --dataset "$DEV" --n "$1" "${LM[@]}" --out "$root/$OUT/ircot-main-3c658a9__local-qwen1.5b.jsonl"
 }
 oner_sweep() {  # n
     run oner-k-sweep "$PY" scripts/oner_k_sweep.py --dataset "$DEV" --n "$1" --out-dir "$OUT" \
