@@ -2,15 +2,18 @@
 
 import re
 
-from dspy.lm15 import Message, Response, TextPart, TokenLogprob, Usage, response_to_events
+from dspy.lm15 import Message, Response, TextPart, TokenLogprob, TopLogprob, Usage, response_to_events
 
 
 class ScriptedEngine:
-    """Answers each request with the next field dict, in ChatAdapter's format, tokenised by whitespace."""
+    """Answers each request with the next field dict, in ChatAdapter's format, tokenised at whitespace
+    (each token keeps the whitespace before it). ``alternatives`` maps a token (stripped) to its top
+    alternatives, [(token, logprob), ...], as an LM asked for top log-probabilities returns them."""
 
-    def __init__(self, replies, logprob=-0.1, fail_with=None):
+    def __init__(self, replies, logprob=-0.1, fail_with=None, alternatives=None):
         self.replies = list(replies)
         self.logprob = logprob
+        self.alternatives = alternatives or {}
         self.fail_with = fail_with
         self.requests = []
 
@@ -20,11 +23,15 @@ class ScriptedEngine:
             raise self.fail_with
         fields = self.replies.pop(0)
         text = "".join(f"[[ ## {k} ## ]]\n{v}\n\n" for k, v in fields.items()) + "[[ ## completed ## ]]"
-        tokens = [t for t in text.replace(" ", "\0 ").split("\0") if t]
+        tokens = re.findall(r"\s*\S+|\s+", text)
         return Response(id=None, model="scripted", message=Message.assistant([TextPart(text)]), finish_reason="stop",
                         usage=Usage(input_tokens=100, output_tokens=len(tokens)),
-                        logprobs=tuple(TokenLogprob(token=t, logprob=self.logprob) for t in tokens)
+                        logprobs=tuple(self._logprob(t) for t in tokens)
                         if request.config.logprobs is not None else None)
+
+    def _logprob(self, token):
+        top = tuple(TopLogprob(token=t, logprob=lp) for t, lp in self.alternatives.get(token.strip(), ()))
+        return TokenLogprob(token=token, logprob=top[0].logprob if top else self.logprob, top=top)
 
     def stream(self, request):
         return response_to_events(self.complete(request))

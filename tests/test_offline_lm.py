@@ -46,7 +46,8 @@ def test_lm_reader_confidence_comes_from_real_logprobs(offline_lm, bundled_dev):
     person = bundled_dev.corpus[example.gold_pids[1]]
     span = LMReader().read(f"Where was {person.title} born?", [person])
     assert span.pid == person.pid
+    assert 0.0 <= span.score <= 1.0  # P(the passage answers), from the judgment token's log-probabilities
     if span.located:
-        assert 0.0 < span.score <= 1.0 and person.text[span.start:span.end] == span.text
-    else:
+        assert person.text[span.start:span.end] == span.text
+    elif span.text:  # a paraphrase is not a span of the passage
         assert span.score == 0.0

@@ -28,7 +28,7 @@ def add_lm_flags(parser: argparse.ArgumentParser) -> None:
 def add_retrieval_flags(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--retriever", default="bm25", help="bm25 | colbert | hybrid | remote:URL")
     parser.add_argument("--index", type=Path, default=None, help="index folder (default: the dataset's)")
-    parser.add_argument("--reader", default="lm", help="lm | extractive:<model name or path>")
+    parser.add_argument("--reader", default="lm", help="lm (answerability confidence) | lm:span | extractive:<model name or path>")
     parser.add_argument("--demos-from", default="auto",
                         help="dataset whose chains become in-context demonstrations (methods that use them): auto "
                              "(bundled:train for bundled data, none for any other), none, or a spec such as "

@@ -39,3 +39,67 @@ def value_confidence(logprobs: Any, value: str) -> float | None:
             picked.append(logprob)
         offset = token_end
     return math.exp(sum(picked) / len(picked)) if picked else None
+
+
+_TRUE = {"true", "yes"}
+_FALSE = {"false", "no"}
+
+
+def judgment_probability(logprobs: Any, field: str) -> float | None:
+    """P(true) of a boolean output field, from the token that wrote its value.
+
+    The value is the first token after the field's ``[[ ## field ## ]]`` header (ChatAdapter) or
+    ``"field":`` key (JSON). With top alternatives, P(true) is the mass on true/yes over the mass on
+    true/yes and false/no; with the chosen token alone, p or 1 - p. ``None`` when the value token is
+    not found or is neither true nor false.
+    """
+    items = _items(logprobs) if logprobs is not None else []
+    if not items:
+        return None
+    text = "".join(token for token, _, _ in items)
+    after = _value_start(text, field)
+    if after < 0:
+        return None
+    offset = 0
+    for token, logprob, top in items:
+        token_end = offset + len(token)
+        if offset >= after and token.strip():
+            chosen = _polarity(token)
+            if top:
+                p_true = sum(math.exp(lp) for t, lp in top if _polarity(t) is True)
+                p_false = sum(math.exp(lp) for t, lp in top if _polarity(t) is False)
+                if p_true + p_false > 0:
+                    return p_true / (p_true + p_false)
+            if chosen is None:
+                return None
+            return math.exp(logprob) if chosen else 1.0 - math.exp(logprob)
+        offset = token_end
+    return None
+
+
+def _value_start(text: str, field: str) -> int:
+    """Where a field's value begins in the completion: after its ChatAdapter header or its JSON key."""
+    header = text.rfind(f"## {field} ##")
+    if header >= 0:
+        close = text.find("]]", header)
+        return close + 2 if close >= 0 else -1
+    key = text.rfind(f'"{field}"')
+    colon = text.find(":", key) if key >= 0 else -1
+    return colon + 1 if colon >= 0 else -1
+
+
+def _polarity(token: str) -> bool | None:
+    word = token.strip().strip('"').lower()
+    return True if word in _TRUE else False if word in _FALSE else None
+
+
+def _items(logprobs: Any) -> list[tuple[str, float, list[tuple[str, float]]]]:
+    """(token, logprob, top alternatives) per generated token."""
+    content = logprobs.get("content") if isinstance(logprobs, dict) else getattr(logprobs, "content", logprobs)
+    out = []
+    for item in content or []:
+        get = (lambda key: item.get(key)) if isinstance(item, dict) else (lambda key: getattr(item, key, None))
+        top = [((t["token"] if isinstance(t, dict) else t.token), float(t["logprob"] if isinstance(t, dict) else t.logprob))
+               for t in (get("top_logprobs") or get("top") or [])]
+        out.append((get("token"), float(get("logprob")), top))
+    return out

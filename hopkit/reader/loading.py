@@ -1,4 +1,5 @@
-"""Choosing a reader by name: ``lm`` (the configured LM) or ``extractive:<model name or path>``."""
+"""Choosing a reader by name: ``lm`` (the configured LM; ``lm:span`` for the older span-probability
+confidence) or ``extractive:<model name or path>``."""
 
 from __future__ import annotations
 
@@ -7,12 +8,16 @@ from hopkit.reader.protocol import Reader
 
 
 def open_reader(spec: str) -> Reader:
-    if spec == "lm":
-        from hopkit.reader.lm_reader import LMReader
+    if spec == "lm" or spec.startswith("lm:"):
+        from hopkit.reader.lm_reader import CONFIDENCES, LMReader
 
-        return LMReader()
+        confidence = spec.removeprefix("lm:") if spec.startswith("lm:") else "answerability"
+        if confidence not in CONFIDENCES:
+            raise InputError(f"unknown LM-reader confidence {confidence!r}; use lm, "
+                             + ", ".join(f"lm:{c}" for c in CONFIDENCES))
+        return LMReader(confidence=confidence)
     if spec.startswith("extractive:") and spec.removeprefix("extractive:"):
         from hopkit.reader.extractive import ExtractiveReader
 
         return ExtractiveReader(spec.removeprefix("extractive:"))
-    raise InputError(f"unknown reader {spec!r}; use lm or extractive:<model name or path>")
+    raise InputError(f"unknown reader {spec!r}; use lm, lm:span or extractive:<model name or path>")

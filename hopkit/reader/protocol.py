@@ -19,13 +19,15 @@ class Span:
     pid: str | None
     start: int = -1
     end: int = -1
+    failed: bool = False
 
     @property
     def located(self) -> bool:
         return self.start >= 0
 
     def to_dict(self) -> dict:
-        return {"text": self.text, "score": self.score, "pid": self.pid, "start": self.start, "end": self.end}
+        return {"text": self.text, "score": self.score, "pid": self.pid, "start": self.start, "end": self.end,
+                **({"failed": True} if self.failed else {})}
 
 
 @runtime_checkable

@@ -29,3 +29,34 @@ SPAN_DEMOS = [
                            "hangs in the Brisk Museum.",
                  span="Mira Hask").with_inputs("question", "paragraph"),
 ]
+
+
+class JudgeAndExtract(dspy.Signature):
+    """First decide whether the paragraph itself states the answer to the query. It does only when
+    the paragraph says what the query asks for: a paragraph that merely mentions the query's names,
+    or gives a different fact about them, does not answer it. Then copy, character for character, the
+    shortest span of the paragraph that answers the query, or write NONE when it does not answer."""
+
+    query: str = dspy.InputField()
+    paragraph: str = dspy.InputField()
+    answers: bool = dspy.OutputField(desc="true only if the paragraph states what the query asks for")
+    span: str = dspy.OutputField(desc="a few words copied exactly from the paragraph, or NONE")
+
+
+# Made-up worked examples: one that answers, one that names the query's entity but states another
+# fact about it (the reader must not copy the entity or the other fact), one whose answer is worded
+# differently from the query.
+JUDGE_DEMOS = [
+    dspy.Example(query="Who founded the Marlow Glassworks?",
+                 paragraph="Wikipedia Title: Marlow Glassworks\nThe Marlow Glassworks is a glass factory in Denton. It "
+                           "was founded by Ada Pell in 1871 and closed in 1920.",
+                 answers=True, span="Ada Pell").with_inputs("query", "paragraph"),
+    dspy.Example(query="Where was Ada Pell born?",
+                 paragraph="Wikipedia Title: Ada Pell\nAda Pell was a glassmaker who founded the Marlow Glassworks in "
+                           "1871. She ran it until her death.",
+                 answers=False, span=NO_ANSWER).with_inputs("query", "paragraph"),
+    dspy.Example(query="Who created Low Tide at Orla?",
+                 paragraph="Wikipedia Title: Low Tide at Orla\nLow Tide at Orla is an 1890 painting by Mira Hask. It "
+                           "hangs in the Brisk Museum.",
+                 answers=True, span="Mira Hask").with_inputs("query", "paragraph"),
+]
