@@ -53,6 +53,10 @@ def build_parser() -> argparse.ArgumentParser:
     add_retrieval_flags(bench)
     bench.set_defaults(run=commands.cmd_eval_retrieval)
 
+    from hopkit.cli import calibrate
+
+    calibrate.add_parser(verbs)
+
     report = verbs.add_parser("report", help="the eval table of finished run logs, or an optimize study folder's summary")
     report.add_argument("runs", type=Path, nargs="+")
     report.add_argument("--n", type=int, default=None, help="first n rows only")

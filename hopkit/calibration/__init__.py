@@ -1,0 +1,1 @@
+"""Reader calibration: does a reader's confidence f mean "this passage answers the query"?"""

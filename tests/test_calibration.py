@@ -1,0 +1,83 @@
+"""calibrate-reader: pairs from a dev set, and the reliability table of a reader's confidence."""
+
+import math
+
+import dspy
+import pytest
+
+from hopkit.calibration.pairs import calibration_pairs, passage_answers_question
+from hopkit.calibration.table import calibrate, format_calibration
+from hopkit.data.corpus import Corpus
+from hopkit.data.examples import make_example
+from hopkit.data.passage import Passage
+from hopkit.errors import InputError
+from hopkit.reader.protocol import Span
+from hopkit.retrieval.bm25 import BM25Retriever
+
+CORPUS = Corpus([Passage("a", "Orvan Kellis", "Orvan Kellis is a novelist born in Port Velmar in 1873."),
+                 Passage("b", "Port Velmar", "Port Velmar is a city in Tarvania."),
+                 Passage("c", "Glass Orchard", "The Glass Orchard is a novel by Orvan Kellis.")])
+
+
+def test_ece_and_theta_sweep_of_a_known_table():
+    records = [(0.95, True), (0.95, True), (0.95, False), (0.15, False), (0.15, False), (None, True)]
+    result = calibrate(records)
+    assert (result.n, result.unscored, result.positives) == (6, 1, 2)
+    assert [(b.low, b.n) for b in result.bins] == [(0.1, 2), (0.9, 3)]
+    assert math.isclose(result.ece, 3 / 5 * abs(0.95 - 2 / 3) + 2 / 5 * 0.15)
+    by_theta = {p.theta: p for p in result.sweep}
+    assert math.isclose(by_theta[0.1].f1, 2 * 0.4 * 1.0 / 1.4) and by_theta[0.1].above == 5
+    assert math.isclose(by_theta[0.5].f1, 0.8) and by_theta[0.5].above == 3
+    assert result.suggested_theta == 0.9  # ties go to the stricter theta
+    table = format_calibration(result, "scripted")
+    assert "ECE 0.230" in table and "suggested theta: 0.9" in table
+
+
+def test_a_confidence_that_never_separates_suggests_no_theta():
+    assert calibrate([(0.05, True), (0.05, False)]).suggested_theta is None
+
+
+def test_hop_pairs_are_labelled_by_the_hops_gold_paragraph():
+    example = make_example("q1", "Where was the author of the Glass Orchard born?", ["Port Velmar"], ["c", "a"],
+                           hop_queries=["Who wrote the Glass Orchard novel?", "Where was Orvan Kellis born?"])
+    pairs = list(calibration_pairs([example], BM25Retriever(CORPUS)))
+    assert [(p.query, p.passage.pid, p.answers) for p in pairs] == [
+        ("Who wrote the Glass Orchard novel?", "c", True), ("Where was Orvan Kellis born?", "a", True)]
+
+
+def test_question_pairs_need_an_answer_the_question_does_not_name():
+    novelist = CORPUS["a"]
+    assert passage_answers_question(novelist, "Where was Orvan Kellis born?", ["Port Velmar"])
+    assert not passage_answers_question(novelist, "Which is older, Orvan Kellis or Ada Pell?", ["Orvan Kellis"])
+    assert not passage_answers_question(novelist, "Was Orvan Kellis a novelist?", ["yes"])
+    with pytest.raises(InputError, match="--queries questions"):
+        list(calibration_pairs([make_example("q", "Who?", ["x"], ["a"])], BM25Retriever(CORPUS), "hops"))
+
+
+def test_the_command_resumes_from_its_pair_log(tmp_path, bundled_dev, monkeypatch, capsys):
+    """A scripted reader (confidence 0.9 on gold-looking passages, 0.2 elsewhere) through the whole command."""
+    from hopkit.cli import calibrate as command
+    from hopkit.cli.main import main
+
+    class ScriptedReader:
+        confidence_scale = "probability"
+
+        def __init__(self):
+            self.calls = 0
+
+        def read(self, question, passages):
+            self.calls += 1
+            return Span(text="x", score=0.9 if self.calls % 2 else 0.2, pid=passages[0].pid)
+
+    reader = ScriptedReader()
+    monkeypatch.setattr("hopkit.reader.loading.open_reader", lambda spec: reader)
+    monkeypatch.setattr(command, "load_retriever", lambda args, dataset: BM25Retriever(dataset.corpus))
+    monkeypatch.setattr(command, "configure_lm", lambda args: None)
+    out = tmp_path / "pairs.jsonl"
+    main(["calibrate-reader", "--dataset", "bundled:dev", "--n", "2", "--out", str(out), "--quiet"])
+    first = capsys.readouterr().out
+    read = reader.calls
+    assert read >= 2 and "ECE" in first and "| theta |" in first
+    main(["calibrate-reader", "--dataset", "bundled:dev", "--n", "2", "--out", str(out), "--quiet"])
+    assert reader.calls == read and "already read" in capsys.readouterr().out
+    assert len(out.read_text().splitlines()) == read
