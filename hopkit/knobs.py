@@ -67,6 +67,14 @@ KNOBS: dict[str, dict[str, Knob]] = {
                               "counts as already processed", 0.5, 1.0),
         "answer_form": Knob("answer_form", "short", "short: verify by containment of the reader's answer; long: by "
                             "ROUGE-L against alpha", choices=("short", "long")),
+        "answer_from": Knob("answer_from", "last_chain", "last_chain (addition): the final answer and content come from "
+                            "the last chain with IR's answers put in; path: tracing over every node IR processed "
+                            "(Algorithm 1's R)", choices=("last_chain", "path")),
+        "duplicates": Knob("duplicates", "rejudge", "skip: every processed query is skipped (the paper); rejudge "
+                           "(addition): a repeat whose answer conflicts with the recorded one is judged again against "
+                           "its recorded reading, and an unsolved query is never skipped", choices=("skip", "rejudge")),
+        "decompose_retry": Knob("decompose_retry", True, "addition: when the first chain is one node that restates the "
+                                "question, ask once more for a decomposition", choices=(True, False)),
     },
     "tor": {
         "depth": Knob("depth", 3, "layers of paragraphs below the question (3 in the paper)", 1, 4, 1),

@@ -51,3 +51,46 @@ def test_missing_model_says_what_to_give(tmp_path):
 
     with pytest.raises(MissingArtifactError, match="question-answering model"):
         ExtractiveReader(str(tmp_path / "none"))
+
+
+@pytest.fixture(scope="module")
+def tiny_dpr_reader(tmp_path_factory):
+    """SearChain's verifier is a DPR reader: its relevance logit is the confidence f."""
+    import torch
+    from transformers import DPRConfig, DPRReader, DPRReaderTokenizerFast
+
+    folder = tmp_path_factory.mktemp("tiny-dpr")
+    (folder / "vocab.txt").write_text("\n".join(["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]", *WORDS]) + "\n")
+    DPRReaderTokenizerFast(vocab_file=str(folder / "vocab.txt")).save_pretrained(folder)
+    torch.manual_seed(0)
+    config = DPRConfig(vocab_size=5 + len(WORDS), hidden_size=32, num_hidden_layers=1, num_attention_heads=2,
+                       intermediate_size=64, max_position_embeddings=128)
+    DPRReader(config).save_pretrained(folder)
+    return str(folder)
+
+
+def test_dpr_branch_scores_by_relevance_logit_and_keeps_spans_in_the_passage(tiny_dpr_reader):
+    import torch
+
+    reader = ExtractiveReader(tiny_dpr_reader, device="cpu")
+    assert reader.is_dpr and reader.confidence_scale == "logit"
+    question = "Where was Orvan Kellis born?"
+    for passage in PASSAGES:
+        span = reader.read(question, [passage])
+        assert span.pid == passage.pid
+        if span.text:  # the span comes from the passage's text, never from the question or the title
+            assert span.located and passage.text[span.start:span.end] == span.text
+        encoded = reader.tokenizer(questions=[question], titles=[passage.title], texts=[passage.text],
+                                   return_tensors="pt")
+        with torch.inference_mode():
+            relevance = reader.model(input_ids=encoded["input_ids"],
+                                     attention_mask=encoded["attention_mask"]).relevance_logits
+        assert span.score == pytest.approx(float(relevance[0]), abs=1e-4)
+
+
+def test_dpr_context_mask_starts_after_the_second_separator():
+    from hopkit.reader.extractive import _after_second_sep
+
+    # [CLS] q [SEP] title [SEP] t1 t2 [PAD]
+    assert _after_second_sep([2, 10, 3, 11, 3, 12, 13, 0], sep=3, pad=0) == [
+        False, False, False, False, False, True, True, False]

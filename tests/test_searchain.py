@@ -240,3 +240,99 @@ def test_the_rendered_trace_shows_the_tree_the_path_and_the_sources():
     assert "[1] Who made Atlas? -> Kellis" in text and "1 corrected by IR" in text and "SKC 2" in text
     stats = trace_stats([{"trace": prediction.trace}, {"trace": {}}])
     assert stats["rounds"] == 1.0 and stats["corrected_by_ir"] == 0.5
+
+
+def test_the_final_answer_follows_the_last_chain_when_tracing_disagrees():
+    prediction, _, _, engine = run(
+        [chain(("Who made Atlas?", "Atlas was made by Kellis."), ("Where was Kellis born?", "Kellis was born in Morn."),
+               final="Morn"),
+         final("Kellis [1] was born in Tull [2].", "Tull")],
+        {"Who made Atlas?": ("Kellis", 0.95), "Where was Kellis born?": ("Morn", 0.95)})
+    assert prediction.answer == "Morn" and prediction.trace["answer_source"] == "chain"
+    assert prediction.trace["final_content"] == "Kellis [1] was born in Tull [2]."
+
+
+def test_the_paper_tracing_over_r_stays_a_knob():
+    prediction, _, _, _ = run(
+        [chain(("Who made Atlas?", "Atlas was made by Kellis."), final="Kellis"), final("Kellis [1].", "Brann")],
+        {"Who made Atlas?": ("Kellis", 0.95)}, answer_from="path")
+    assert prediction.answer == "Brann" and prediction.trace["answer_source"] == "traced"
+
+
+def test_nodes_of_a_replanned_round_never_reach_the_answer():
+    # round 1 guesses a star (the reader found nothing, so it passes), then IR corrects the director;
+    # round 2 plans another way to the answer and never uses the star
+    prediction, _, _, engine = run(
+        [chain(("Who starred in Atlas?", "Tom Hanks starred in Atlas."), ("Who directed Atlas?", "Brann directed it.")),
+         chain(("Who directed Atlas?", "Kellis directed Atlas."), ("Where was Kellis born?", "Kellis was born in Morn.")),
+         final("Kellis [1] was born in Morn [2].", "Morn")],
+        {"Who starred in Atlas?": ("", 0.0), "Who directed Atlas?": ("Kellis", 0.95),
+         "Where was Kellis born?": ("Morn", 0.9)})
+    traced = str(engine.requests[-1].messages[-1].parts)
+    assert "Tom Hanks" not in traced and "Kellis" in traced and "Morn" in traced
+    assert prediction.answer == "Morn"
+    assert "d-whostarredi" not in prediction.citations  # the star's document supports nothing in the answer
+    assert prediction.trace["path"][0] == "r1.1"  # R still records every node IR processed
+
+
+def test_a_corrected_answer_is_put_into_the_last_chain_when_rounds_run_out():
+    prediction, _, _, engine = run(
+        [chain(("Who made Atlas?", "Atlas was made by Brann."), final="Brann"),
+         final("Atlas was made by Kellis [1].", "Kellis")],
+        {"Who made Atlas?": ("Kellis", 0.95)}, r_max=1)
+    assert "Who made Atlas? -> Kellis" in str(engine.requests[-1].messages[-1].parts)
+    assert prediction.answer == "Kellis" and prediction.trace["answer_source"] == "traced"
+
+
+def test_a_repeat_with_a_conflicting_answer_is_judged_again_and_a_skip_knob_restores_the_paper():
+    replies = [chain(("Who made Atlas?", "Atlas was made by Brann.")),
+               chain(("Who made Atlas?", "Atlas was made by Tull."), ("Where was Tull born?", "Tull was born in Ost."),
+                     final="Ost"),
+               chain(("Who made Atlas?", "Atlas was made by Kellis."), final="Kellis"),
+               final("Kellis [1].", "Kellis")]
+    table = {"Who made Atlas?": ("Kellis", 0.95), "Where was Tull born?": ("Ost", 0.9)}
+    prediction, retriever, _, _ = run(replies, table)
+    nodes = nodes_of(prediction)
+    assert nodes["r2.1"]["rejudged"] and nodes["r2.1"]["action"] == CORRECTED  # "Tull" conflicts with "Kellis"
+    assert retriever.queries.count("Who made Atlas?") == 1  # judged on the recorded reading, not read again
+    assert nodes["r3.1"]["action"] == DUPLICATE and prediction.answer == "Kellis"
+    assert prediction.trace["stats"]["rejudged"] == 1
+    prediction, _, _, _ = run(replies[:2] + [final("Tull [1] was born in Ost [2].", "Ost")], table, duplicates="skip")
+    assert nodes_of(prediction)["r2.1"]["action"] == DUPLICATE and prediction.answer == "Ost"
+
+
+def test_an_unsolved_repeat_is_never_skipped():
+    prediction, retriever, _, _ = run(
+        [chain(("Where was Kellis born?", None)),
+         chain(("Where was Kellis born?", None)),
+         chain(("Where was Kellis born?", "Kellis was born in Morn."), final="Morn"),
+         final("Kellis was born in Morn [1].", "Morn")],
+        {"Where was Kellis born?": ("Morn", 0.4)})
+    nodes = nodes_of(prediction)
+    assert nodes["r2.1"]["action"] == COMPLETED and retriever.queries.count("Where was Kellis born?") == 2
+    assert nodes["r3.1"]["action"] == DUPLICATE and prediction.answer == "Morn"
+
+
+def test_a_first_chain_that_restates_the_question_is_asked_once_to_decompose():
+    question_node = ("Where was the maker of Atlas born?", "Morn")
+    replies = [chain(question_node, final="Morn"),
+               chain(("Who made Atlas?", "Atlas was made by Kellis."), ("Where was Kellis born?", "Kellis was born in Morn."),
+                     final="Morn"),
+               final("Kellis [1], Morn [2].", "Morn")]
+    table = {"Who made Atlas?": ("Kellis", 0.95), "Where was Kellis born?": ("Morn", 0.9)}
+    prediction, retriever, _, engine = run(replies, table)
+    assert "Break the question into simple queries" in str(engine.requests[1].messages)
+    assert retriever.queries == ["Who made Atlas?", "Where was Kellis born?"]
+    assert prediction.trace["stats"]["decompose_retries"] == 1 and prediction.trace["restated_chain"]
+    prediction, retriever, _, engine = run([replies[0], final("Morn [1].", "Morn")],
+                                           {"Where was the maker of Atlas born?": ("Morn", 0.9)},
+                                           decompose_retry=False)
+    assert retriever.queries == ["Where was the maker of Atlas born?"] and len(engine.requests) == 2
+
+
+def test_feedback_says_the_answer_may_change_in_the_papers_sense():
+    from hopkit.programs.searchain import feedback
+
+    message = feedback.correction("Q?", "Who made Atlas?", "Kellis", Passage("d", "Atlas", "Atlas is by Kellis."), 50)
+    assert "should be \"Kellis\"" in message and "You may change your answer" in message
+    assert "trust" not in message.lower()

@@ -24,9 +24,9 @@ class ChainOfQuery(dspy.Signature):
     must be solved; a later query may name the entity an earlier answer found. Answer each query if
     you know the answer. If you do not know it, mark the query unsolved, leave its answer empty, and
     still plan the queries after it. When the chain reaches the answer to the question, give it as
-    final_answer; otherwise leave final_answer empty. When feedback from references is given, trust
-    it over your own belief: start the new chain at the query the feedback concerns, answered as
-    the reference says, and continue from there to the question's answer."""
+    final_answer; otherwise leave final_answer empty. When feedback from a reference is given, you
+    may change your answer to the query it concerns in its light: start the new chain at that query,
+    with your answer to it now, and continue from there to the question's answer."""
 
     question: str = dspy.InputField()
     feedback: list[str] = dspy.InputField(

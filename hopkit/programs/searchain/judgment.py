@@ -23,6 +23,15 @@ def disagrees(lm_answer: str, reader_answer: str, document: str, answer_form: An
     return f" {reader_norm} " not in f" {normalize_answer(lm_answer)} "
 
 
+def conflicts(new_answer: str, recorded: str) -> bool:
+    """A repeated query's new answer says something other than the recorded one: neither contains the
+    other after normalisation (an empty answer conflicts with nothing)."""
+    new, old = normalize_answer(new_answer), normalize_answer(recorded)
+    if not new or not old:
+        return False
+    return f" {new} " not in f" {old} " and f" {old} " not in f" {new} "
+
+
 def judge(unsolved: bool, lm_answer: str, reader_answer: str, confidence: float | None, document: str, *,
           theta: float, alpha: float, answer_form: AnswerForm, verify: bool = True, complete: bool = True) -> str:
     """The node's action: completion for every unsolved node whatever the confidence; correction

@@ -5,8 +5,14 @@ processed before: it retrieves the top-k documents for the node's query and the 
 from them. An unsolved node always gets completion feedback; a solved node gets verification
 feedback only when the reader is confident (f > theta) and disagrees. The first feedback ends
 the round and the LM rebuilds the chain; rounds stop when a whole chain passes or after r_max.
-Every node IR processed joins the correct reasoning path with its supporting document, and the
-final content is written from that path with reference marks.
+Every node IR processed joins the reasoning path R with its supporting document.
+
+Additions to Algorithm 1, each a knob (hopkit/knobs.py): ``answer_from=last_chain`` writes the final
+content and answer from the last chain with IR's answers put in (the chain's own answer stands when
+that chain passed), so guesses of replanned rounds never reach the answer (``path``: tracing over R,
+as the paper); ``duplicates=rejudge`` judges a repeated query whose new answer conflicts with the
+recorded one against its recorded reading and never skips an unsolved query (``skip``: the paper);
+``decompose_retry`` asks once more when the first chain is a single node restating the question.
 """
 
 from __future__ import annotations
@@ -19,9 +25,12 @@ from dspy.utils.exceptions import AdapterParseError
 from hopkit.data.passage import Passage
 from hopkit.knobs import knob
 from hopkit.programs.prediction import hop_prediction
+from hopkit.evaluation.metrics import rouge_l
+from hopkit.evaluation.normalize import normalize_answer
 from hopkit.programs.searchain import feedback
+from hopkit.programs.searchain.answer_chain import answer_pairs, last_chain, recorded_answer
 from hopkit.programs.searchain.chain_text import parse_chain_text, render_chain
-from hopkit.programs.searchain.judgment import AnswerForm, judge, probability_confidence
+from hopkit.programs.searchain.judgment import AnswerForm, conflicts, judge, probability_confidence
 from hopkit.programs.searchain.processed import ProcessedQueries
 from hopkit.programs.searchain.tree import (COMPLETED, CORRECTED, DUPLICATE, NO_IR, PASS, ROOT, UNSOLVED_KEPT,
                                             ReasoningTree, TreeNode)
@@ -31,6 +40,7 @@ from hopkit.signatures.searchain import ChainOfQuery, QueryNode, TraceWithRefere
 
 _SOURCE = {PASS: "lm", CORRECTED: "corrected", COMPLETED: "completed", UNSOLVED_KEPT: "unsolved"}
 _REFERENCE = re.compile(r"\[(\d+)\]")
+RESTATES = 0.7  # ROUGE-L between a lone query and the question at or above which the query restates it
 
 
 def _k(name: str):
@@ -38,7 +48,8 @@ def _k(name: str):
 
 
 class SearChain(dspy.Module):
-    """Knobs (declared in hopkit/knobs.py): theta, alpha, r_max, k, dup_threshold, answer_form.
+    """Knobs (declared in hopkit/knobs.py): theta, alpha, r_max, k, dup_threshold, answer_form, answer_from,
+    duplicates, decompose_retry.
 
     Variants: ``use_ir=False`` (one chain, no IR), ``verify=False`` (no correction),
     ``complete=False`` (unsolved nodes are not completed).
@@ -47,7 +58,9 @@ class SearChain(dspy.Module):
     def __init__(self, retriever: Retriever | None, reader: Reader | None, theta: float = _k("theta").default,
                  alpha: float = _k("alpha").default, r_max: int = _k("r_max").default, k: int = _k("k").default,
                  dup_threshold: float = _k("dup_threshold").default,
-                 answer_form: AnswerForm = _k("answer_form").default, use_ir: bool = True, verify: bool = True,
+                 answer_form: AnswerForm = _k("answer_form").default, answer_from: str = _k("answer_from").default,
+                 duplicates: str = _k("duplicates").default, decompose_retry: bool = _k("decompose_retry").default,
+                 use_ir: bool = True, verify: bool = True,
                  complete: bool = True, max_words: int = 120, plan_tokens: int = 384, demos: list[dspy.Example] | None = None) -> None:
         super().__init__()
         if use_ir and (retriever is None or reader is None):
@@ -57,6 +70,8 @@ class SearChain(dspy.Module):
         self.r_max, self.k = _k("r_max").check(r_max), _k("k").check(k)
         self.dup_threshold = _k("dup_threshold").check(dup_threshold)
         self.answer_form = _k("answer_form").check(answer_form)
+        self.answer_from, self.duplicates = _k("answer_from").check(answer_from), _k("duplicates").check(duplicates)
+        self.decompose_retry = _k("decompose_retry").check(decompose_retry)
         self.use_ir, self.verify, self.complete = use_ir, verify, complete
         self.max_words, self.plan_tokens = max_words, plan_tokens
         self.plan = dspy.Predict(ChainOfQuery)
@@ -78,9 +93,14 @@ class SearChain(dspy.Module):
         documents: dict[str, Passage] = {}
         retrieved: list[str] = []
         messages: list[str] = []
-        attach_to, finished, final_answer = ROOT, False, ""
+        attach_to, finished, final_answer, retried = ROOT, False, "", None
         for round_ in range(1, self.r_max + 1):
             chain, final_answer, parse = self._plan(question, messages)
+            if round_ == 1 and self.decompose_retry and restates_question(chain, question):
+                retried = render_chain(chain, final_answer)
+                again = self._plan(question, [feedback.previous_chain(1, retried), feedback.decompose(question)])
+                if again[0]:
+                    chain, final_answer, parse = again
             branch = tree.add_branch(round_, chain, attach_to, final_answer, parse)
             if not self.use_ir:
                 for node in branch:
@@ -90,25 +110,32 @@ class SearChain(dspy.Module):
             if parse == "unreadable":
                 messages.append(feedback.unreadable(question))
                 continue
-            identified = self._traverse(question, branch, processed, path, documents, retrieved)
+            identified = self._traverse(question, tree, branch, processed, path, documents, retrieved)
             if identified is None:
                 finished = True
                 break
             node, message = identified
             messages += [feedback.previous_chain(round_, render_chain(chain, final_answer)), message]
             attach_to = node.id
-        answer, content, references = self._final(question, tree, path, final_answer)
-        citations = list(dict.fromkeys(node.pid for node in path if node.pid))
+        if self.answer_from == "last_chain":
+            answer, content, references, cited, answer_source = self._final_from_chain(question, tree, finished)
+        else:
+            answer, content, references = self._final(question, tree, path, final_answer)
+            cited, answer_source = [node.pid for node in path], "traced"
+        citations = list(dict.fromkeys(pid for pid in cited if pid))
         sources = [_SOURCE.get(node.action, node.action) for node in path]
         trace = {
             "method": "searchain", "variant": self.variant, "theta": self.theta, "alpha": self.alpha,
             "r_max": self.r_max, "k": self.k, "answer_form": self.answer_form, "finished": finished,
             "tree": tree.to_dict(), "path": [node.id for node in path], "final_content": content,
-            "references": references,
+            "references": references, "answer_source": answer_source, "restated_chain": retried,
             "stats": {"rounds": len(tree.branches), "skc": len(references),
                       "unreadable_chains": sum(b.parse == "unreadable" for b in tree.branches),
                       "fallback_parses": sum(b.parse == "fallback" for b in tree.branches),
                       "trace_parse_failures": tree.trace_parse_failures,
+                      "decompose_retries": int(retried is not None),
+                      "rejudged": sum(n.rejudged for n in tree.nodes.values()),
+                      "reader_parse_failures": tree.reader_parse_failures,
                       "path_nodes": len(path), "from_lm": sources.count("lm"),
                       "corrected_by_ir": sources.count("corrected"), "completed_by_ir": sources.count("completed")},
         }
@@ -126,18 +153,31 @@ class SearChain(dspy.Module):
             chain, final_answer = parse_chain_text(str(error.lm_response or ""))
             return chain, final_answer, "fallback" if chain else "unreadable"
 
-    def _traverse(self, question: str, branch: list[TreeNode], processed: ProcessedQueries, path: list[TreeNode],
-                  documents: dict[str, Passage], retrieved: list[str]) -> tuple[TreeNode, str] | None:
+    def _traverse(self, question: str, tree: ReasoningTree, branch: list[TreeNode], processed: ProcessedQueries,
+                  path: list[TreeNode], documents: dict[str, Passage],
+                  retrieved: list[str]) -> tuple[TreeNode, str] | None:
         """IR over one chain; returns the node that needs feedback and the message, or None if all pass."""
         scale = getattr(self.reader, "confidence_scale", "probability")
         for node in branch:
             seen = processed.match(node.query)
             if seen is not None:
-                node.action, node.duplicate_of = DUPLICATE, seen
-                continue
+                earlier = tree.nodes[seen]
+                node.duplicate_of = seen
+                if self.duplicates == "skip" or (
+                        not node.unsolved and not conflicts(node.lm_answer, recorded_answer(earlier))):
+                    node.action = DUPLICATE
+                    continue
+                if not node.unsolved:  # judged again against the reading recorded for that query
+                    identified = self._rejudge(question, node, earlier, documents, path)
+                    if identified is not None:
+                        return identified
+                    continue
+                # an unsolved query is never skipped: it is read again and completed
             passages = self.retriever.retrieve(node.query, self.k)
             retrieved.extend(p.pid for p in passages if p.pid not in retrieved)
             span = self.reader.read(node.query, passages) if passages else None
+            if span is not None and span.failed:
+                tree.reader_parse_failures += 1
             by_pid = {p.pid: p for p in passages}
             document = by_pid.get(span.pid) if span is not None and span.pid in by_pid else (passages or [None])[0]
             node.reader_answer = span.text if span is not None else ""
@@ -156,6 +196,45 @@ class SearChain(dspy.Module):
                 return node, feedback.correction(question, node.query, node.reader_answer, document, self.max_words)
         return None
 
+    def _rejudge(self, question: str, node: TreeNode, earlier: TreeNode, documents: dict[str, Passage],
+                 path: list[TreeNode]) -> tuple[TreeNode, str] | None:
+        node.rejudged = True
+        node.reader_answer, node.confidence, node.pid = earlier.reader_answer, earlier.confidence, earlier.pid
+        document = documents.get(earlier.pid) if earlier.pid else None
+        node.action = judge(False, node.lm_answer, node.reader_answer or "", node.confidence,
+                            document.text if document is not None else "", theta=self.theta, alpha=self.alpha,
+                            answer_form=self.answer_form, verify=self.verify, complete=self.complete)
+        path.append(node)
+        if node.action == CORRECTED and document is not None:
+            return node, feedback.correction(question, node.query, node.reader_answer or "", document, self.max_words)
+        return None
+
+    def _final_from_chain(self, question: str, tree: ReasoningTree,
+                          finished: bool) -> tuple[str, str, list[int], list[str | None], str]:
+        """The last chain with IR's answers put in. When that chain passed IR, its own answer stands and
+        tracing writes the referenced content; otherwise tracing over its verified pairs gives the answer."""
+        nodes = last_chain(tree)
+        chain_answer = tree.branches[-1].final_answer if tree.branches else ""
+        if not nodes:
+            return chain_answer, "", [], [], "chain"
+        if not self.use_ir:
+            return chain_answer or next((n.lm_answer for n in reversed(nodes) if n.lm_answer), ""), "", [], [], "chain"
+        pairs = answer_pairs(tree, nodes)
+        lines = [f"[{n}] {p.node.query} -> {p.answer or 'unknown'}" for n, p in enumerate(pairs, start=1)]
+        try:
+            out = self.trace_answer(question=question, verified_pairs=lines)
+            content, traced = (out.final_content or "").strip(), (out.answer or "").strip()
+        except AdapterParseError as error:
+            tree.trace_parse_failures += 1
+            content, traced = str(error.lm_response or "").strip(), ""
+        references = sorted({int(m) for m in _REFERENCE.findall(content) if 1 <= int(m) <= len(pairs)})
+        cited = [p.pid for p in pairs]
+        if finished and chain_answer:
+            return chain_answer, content, references, cited, "chain"
+        if traced:
+            return traced, content, references, cited, "traced"
+        return chain_answer or pairs[-1].answer, content, references, cited, "chain" if chain_answer else "last-node"
+
     def _final(self, question: str, tree: ReasoningTree, path: list[TreeNode],
                chain_answer: str) -> tuple[str, str, list[int]]:
         """Tracing: the final content from the correct path's query-answer pairs, with reference marks."""
@@ -173,6 +252,11 @@ class SearChain(dspy.Module):
             content, answer = str(error.lm_response or "").strip(), ""
         references = sorted({int(m) for m in _REFERENCE.findall(content) if 1 <= int(m) <= len(path)})
         return answer or chain_answer or _path_answer(path[-1]), content, references
+
+
+def restates_question(chain: list[QueryNode], question: str) -> bool:
+    """A first chain of one node whose query is the question again (ROUGE-L >= RESTATES)."""
+    return len(chain) == 1 and rouge_l(normalize_answer(chain[0].query), normalize_answer(question)) >= RESTATES
 
 
 def _path_answer(node: TreeNode) -> str:

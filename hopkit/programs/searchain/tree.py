@@ -37,6 +37,7 @@ class TreeNode:
     confidence: float | None = None
     pid: str | None = None
     duplicate_of: str | None = None
+    rejudged: bool = False  # a repeated query judged again against its recorded reading
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -57,6 +58,7 @@ class ReasoningTree:
     nodes: dict[str, TreeNode] = field(default_factory=dict)
     branches: list[Branch] = field(default_factory=list)
     trace_parse_failures: int = 0
+    reader_parse_failures: int = 0
 
     def add_branch(self, round_: int, chain: list[QueryNode], attached_to: str, final_answer: str,
                    parse: str) -> list[TreeNode]:
