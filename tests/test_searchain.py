@@ -336,3 +336,48 @@ def test_feedback_says_the_answer_may_change_in_the_papers_sense():
     message = feedback.correction("Q?", "Who made Atlas?", "Kellis", Passage("d", "Atlas", "Atlas is by Kellis."), 50)
     assert "should be \"Kellis\"" in message and "You may change your answer" in message
     assert "trust" not in message.lower()
+
+
+def _chain_only_examples():
+    from hopkit.data.corpus import Corpus
+    from hopkit.data.examples import make_example
+
+    corpus = Corpus([Passage("x", "Atlas (novel)", "Atlas is a novel written by Kellis in 1901."),
+                     Passage("k", "Kellis", "Kellis was a writer born in Morn."),
+                     Passage("a", "Ada Pell", "Ada Pell was born in 1900."), Passage("b", "Bo Tull", "Bo Tull was born in 1910.")])
+    train = [make_example("c1", "Who is older, Ada Pell or Bo Tull?", ["Ada Pell"], ["a", "b"],
+                          chain=["Ada Pell was born in 1900.", "Bo Tull was born in 1910.", "So the answer is: Ada Pell."]),
+             make_example("b1", "Where was the author of Atlas born?", ["Morn"], ["x", "k"],
+                          chain=["Atlas was written by Kellis.", "Kellis was born in Morn.", "So the answer is: Morn."])]
+    return train, corpus
+
+
+def test_demonstrations_from_chains_of_thought_get_lm_written_queries_and_a_completed_round():
+    from hopkit.programs.searchain.demonstrations import build_chain_demos
+
+    train, corpus = _chain_only_examples()
+    use_script([{"query": "When was Ada Pell born?"}, {"query": "When was Bo Tull born?"},
+                {"query": "Who wrote Atlas?"}, {"query": "Where was Kellis born"}])
+    demos = build_chain_demos(train, corpus)
+    assert [d.question for d in demos] == [train[0].question, train[1].question, train[1].question]
+    first = demos[0].chain
+    assert first[0].query == "When was Ada Pell born?" and first[0].answer == "Ada Pell was born in 1900."
+    assert first[1].unsolved and first[1].answer is None
+    later = demos[2]
+    assert later.chain[0].query == "Where was Kellis born?" and later.final_answer == "Morn"
+    assert "Morn" in later.feedback[1] and "Kellis was a writer born in Morn." in later.feedback[1]
+    assert not any("Broudrorn" in str(d) for d in demos)
+
+
+def test_a_question_is_never_shown_its_own_chain_demonstration():
+    from hopkit.programs.searchain.demonstrations import build_chain_demos
+
+    train, corpus = _chain_only_examples()
+    use_script([{"query": "When was Ada Pell born?"}, {"query": "When was Bo Tull born?"},
+                {"query": "Who wrote Atlas?"}, {"query": "Where was Kellis born?"}])
+    demos = build_chain_demos(train, corpus)
+    engine = use_script([chain(("Where was Kellis born?", "Kellis was born in Morn."), final="Morn"),
+                         final("Morn [1].", "Morn")])
+    SearChain(QueryRetriever(), TableReader({}), demos=demos)(question="Where was the author of Atlas born?")
+    planned = str(engine.requests[0].messages)
+    assert "Ada Pell" in planned and "Atlas was written by Kellis" not in planned

@@ -1,10 +1,15 @@
 """In-context demonstrations of Chain-of-Query from a training split, in the project's own words.
 
-Three demonstrations show the situations the planner meets: first rounds (a three-hop and a
-two-hop question) where it answers what it knows and marks the queries it cannot answer as
-unsolved, and a later round of the three-hop question, where a reference completed its second
-query and the new chain starts at that query, now answered, and goes on to the final answer (the
-paper's new branch rooted at the node).
+Three demonstrations show the situations the planner meets: first rounds where it answers what it
+knows and marks the queries it cannot answer as unsolved, and a later round where a reference
+completed a query and the new chain starts at that query, now answered, and goes on to the final
+answer (the paper's new branch rooted at the node).
+
+Examples with hop queries (the bundled benchmark): a three-hop and a two-hop first round, and the
+three-hop question's later round. Examples with a chain of thought only (IRCoT's demonstration
+files, in-domain for real data): a comparison's and a bridge question's first rounds, and a later
+round of a two-fact question whose reference gave the answer; their queries are written by the LM
+from the facts (chain_facts.py), so building them needs the LM configured.
 """
 
 from __future__ import annotations
@@ -15,12 +20,21 @@ import dspy
 
 from hopkit.data.corpus import Corpus
 from hopkit.errors import InputError
+from hopkit.evaluation.question_form import OPEN, question_form
 from hopkit.programs.searchain import feedback
+from hopkit.programs.searchain.chain_facts import fact_nodes, facts_of, query_writer
 from hopkit.programs.searchain.chain_text import render_chain
 from hopkit.signatures.searchain import QueryNode
 
 
-def build_chain_demos(train: Sequence[dspy.Example], corpus: Corpus, max_words: int = 80) -> list[dspy.Example]:
+def build_chain_demos(train: Sequence[dspy.Example], corpus: Corpus, max_words: int = 80,
+                      write_query: dspy.Predict | None = None) -> list[dspy.Example]:
+    if not any(getattr(ex, "hop_queries", None) for ex in train):
+        return _fact_demos(train, corpus, max_words, write_query or query_writer())
+    return _hop_demos(train, corpus, max_words)
+
+
+def _hop_demos(train: Sequence[dspy.Example], corpus: Corpus, max_words: int) -> list[dspy.Example]:
     usable = [ex for ex in train if getattr(ex, "hop_queries", None) and getattr(ex, "chain", None)
               and len(ex.hop_queries) == len(ex.chain) - 1 and all(pid in corpus for pid in ex.gold_pids)]
     solved = next((ex for ex in usable if len(ex.hop_queries) >= 3 and len(ex.gold_pids) >= 3), None)  # opened, not solved
@@ -43,6 +57,35 @@ def build_chain_demos(train: Sequence[dspy.Example], corpus: Corpus, max_words: 
                               feedback=[feedback.previous_chain(1, render_chain(opening)), told],
                               chain=three[1:], final_answer=solved.answers[0]).with_inputs("question", "feedback"))
     return demos
+
+
+def _fact_demos(train: Sequence[dspy.Example], corpus: Corpus, max_words: int,
+                write_query: dspy.Predict) -> list[dspy.Example]:
+    comparison = _first(train, lambda ex: question_form(ex.question) != OPEN and len(facts_of(ex)) >= 2)
+    bridge = _first(train, lambda ex: question_form(ex.question) == OPEN and len(facts_of(ex)) == 2 and ex.answers)
+    if comparison is None or bridge is None:
+        raise InputError("SearChain demonstrations from chains of thought need a comparison question and a two-fact "
+                         "question with answers among the examples (e.g. IRCoT's hotpotqa demonstration file)")
+    demos = []
+    for example in (comparison, bridge):
+        nodes = fact_nodes(example, corpus, write_query)
+        if not nodes:
+            raise InputError(f"could not write queries for the facts of {example.question!r}")
+        opening = [nodes[0].node] + [QueryNode(query=f.node.query, answer=None, unsolved=True) for f in nodes[1:]]
+        demos.append(dspy.Example(question=example.question, feedback=[], chain=opening,
+                                  final_answer="").with_inputs("question", "feedback"))
+        if example is bridge and nodes[1].paragraph is not None:  # a later round: the reference gave the answer
+            told = feedback.completion(example.question, nodes[1].node.query, example.answers[0], nodes[1].paragraph,
+                                       max_words)
+            demos.append(dspy.Example(question=example.question,
+                                      feedback=[feedback.previous_chain(1, render_chain(opening)), told],
+                                      chain=[nodes[1].node], final_answer=example.answers[0]
+                                      ).with_inputs("question", "feedback"))
+    return demos
+
+
+def _first(train: Sequence[dspy.Example], wanted) -> dspy.Example | None:
+    return next((ex for ex in train if wanted(ex)), None)
 
 
 def _nodes(example: dspy.Example) -> list[QueryNode]:

@@ -24,6 +24,7 @@ from dspy.utils.exceptions import AdapterParseError
 
 from hopkit.data.passage import Passage
 from hopkit.knobs import knob
+from hopkit.programs.own_example import without_own_example
 from hopkit.programs.prediction import hop_prediction
 from hopkit.evaluation.metrics import rouge_l
 from hopkit.evaluation.normalize import normalize_answer
@@ -146,7 +147,8 @@ class SearChain(dspy.Module):
         adapter = dspy.ChatAdapter(use_json_adapter_fallback=False)  # our parser is the fallback, not a 2nd call
         try:
             with dspy.context(adapter=adapter):
-                out = self.plan(question=question, feedback=list(messages), config={"max_tokens": self.plan_tokens})
+                out = self.plan(question=question, feedback=list(messages), config={"max_tokens": self.plan_tokens},
+                                **without_own_example(self.plan, question))
             chain = [node for node in (out.chain or []) if node.query.strip()]
             return chain, (out.final_answer or "").strip(), "typed" if chain else "unreadable"
         except AdapterParseError as error:

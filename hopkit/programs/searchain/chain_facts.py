@@ -1,0 +1,75 @@
+"""A training example as Chain-of-Query nodes: its hop queries with its chain's facts.
+
+Examples that carry hop queries (the bundled benchmark) use them, each hop's gold paragraph in
+order. Examples that carry only a chain of thought (IRCoT's demonstration files) get one query per
+fact, written by the LM (``QueryForFact``), and each fact's paragraph is the gold paragraph whose
+title the fact names.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+import dspy
+from dspy.utils.exceptions import AdapterParseError
+
+from hopkit.data.corpus import Corpus
+from hopkit.data.passage import Passage
+from hopkit.evaluation.normalize import normalize_answer
+from hopkit.programs.ircot.sentences import says_answer
+from hopkit.signatures.fact_query import QueryForFact
+from hopkit.signatures.searchain import QueryNode
+
+
+@dataclass(frozen=True)
+class FactNode:
+    node: QueryNode
+    paragraph: Passage | None  # the fact's supporting paragraph, where it is known
+
+
+def facts_of(example: dspy.Example) -> list[str]:
+    """The chain's sentences before its answer step."""
+    return [s for s in (getattr(example, "chain", None) or []) if not says_answer(s)]
+
+
+def fact_nodes(example: dspy.Example, corpus: Corpus, write_query: dspy.Predict | None) -> list[FactNode] | None:
+    """The example's nodes, or None when they cannot be built (no facts, or no way to write queries)."""
+    facts = facts_of(example)
+    if not facts:
+        return None
+    hops = list(getattr(example, "hop_queries", None) or [])
+    gold = [corpus[pid] for pid in example.gold_pids if pid in corpus]
+    if len(hops) == len(facts):
+        papers = gold if len(gold) == len(facts) else [None] * len(facts)
+        return [FactNode(QueryNode(query=q, answer=f, unsolved=False), p) for q, f, p in zip(hops, facts, papers)]
+    if write_query is None:
+        return None
+    nodes = []
+    for fact in facts:
+        query = _query(write_query, example.question, fact)
+        if not query:
+            return None
+        nodes.append(FactNode(QueryNode(query=query, answer=fact, unsolved=False), _named_paragraph(fact, gold)))
+    return nodes
+
+
+def _query(write_query: dspy.Predict, question: str, fact: str) -> str:
+    try:
+        query = (write_query(question=question, fact=fact).query or "").strip()
+    except AdapterParseError:
+        return ""
+    return query if query.endswith("?") else (query + "?" if query else "")
+
+
+def _named_paragraph(fact: str, gold: list[Passage]) -> Passage | None:
+    said = f" {normalize_answer(fact)} "
+    for paragraph in gold:
+        title = normalize_answer(re.sub(r"\s*\(.*?\)", "", paragraph.title))
+        if title and f" {title} " in said:
+            return paragraph
+    return None
+
+
+def query_writer() -> dspy.Predict:
+    return dspy.Predict(QueryForFact)
