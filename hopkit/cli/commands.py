@@ -159,8 +159,8 @@ def cmd_demo(args: argparse.Namespace) -> None:
     if not (index / "hopkit-index.json").is_file():
         BM25Retriever(dataset.corpus).save(index)
     args.index, args.retriever, args.set = index, "bm25", []
+    configure_lm(args)  # before the program: demonstrations built from chains of thought ask the LM
     program, _ = _program(args, dataset)
-    configure_lm(args)
     print(f"== {args.method} on the bundled benchmark with {args.lm} ==")
     for example in dataset.examples[: args.ask]:
         prediction = program(question=example.question)
@@ -191,8 +191,8 @@ def cmd_ask(args: argparse.Namespace) -> None:
         raise InputError('the question is empty; ask e.g. hopkit ask "Where was the founder of X born?"')
     # with --index the question is answered over that index's own corpus, whatever it holds
     dataset = None if args.index else load_dataset(args.dataset)
-    program, corpus = _program(args, dataset)
     configure_lm(args)
+    program, corpus = _program(args, dataset)
     with usage_scope() as usage:
         prediction = program(question=question)
     _print_answer(question, prediction, corpus)
@@ -219,8 +219,8 @@ def cmd_eval(args: argparse.Namespace) -> None:
         raise InputError("--n must be at least 1")
     dataset = load_dataset(args.dataset)
     examples = dataset.examples[: args.n] if args.n else dataset.examples
+    configure_lm(args)  # before the program: demonstrations built from chains of thought ask the LM
     program, _ = _program(args, dataset)
-    configure_lm(args)
     metrics = [get_metric(name) for name in args.metrics.split(",")]
     out = args.out or runs_dir() / slug(dataset.name) / f"{slug(args.method)}__{slug(args.lm)}.jsonl"
     meta = eval_meta(args, dataset.name, parse_knobs(args.set))
