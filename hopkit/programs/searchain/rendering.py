@@ -31,8 +31,14 @@ def render_trace(trace: dict[str, Any]) -> str:
         for n, node in enumerate(path, start=1):
             answer = node["reader_answer"] if node["action"] in ("verified-corrected", "completed") else node["lm_answer"]
             lines.append(f"  [{n}] {node['query']} -> {answer or '?'}   (doc {node['pid']})")
+    if trace.get("restated_chain"):
+        lines.append("  (the first chain restated the question; asked once more to decompose it)")
     if trace.get("final_content"):
         lines.append(f"Final content: {trace['final_content']}")
+    source = {"chain": "the last chain's own answer", "traced": "tracing over the verified pairs",
+              "last-node": "the last node's verified answer"}.get(trace.get("answer_source", ""))
+    if source:
+        lines.append(f"Final answer from: {source}")
     stats = trace.get("stats", {})
     lines.append("Knowledge on the path: " + ", ".join(
         f"{stats.get(key, 0)} {label}" for key, label in (("from_lm", "from the LM"), ("corrected_by_ir", "corrected by IR"),
@@ -48,5 +54,5 @@ def _node_line(node: dict[str, Any], on_path: bool) -> str:
         confidence = f"{node['confidence']:.2f}" if node.get("confidence") is not None else "-"
         line += f"  reader: {node.get('reader_answer') or '(none)'} f={confidence} doc={node['pid']}"
     if node.get("duplicate_of"):
-        line += f"  (= {node['duplicate_of']})"
+        line += f"  (= {node['duplicate_of']}{', judged again' if node.get('rejudged') else ''})"
     return line
