@@ -93,6 +93,15 @@ KNOBS: dict[str, dict[str, Knob]] = {
                                    "already in the evidence pool", choices=(True, False)),
         "budget": Knob("budget", 0, "most LM calls per question before the search stops and fuses (0: no limit)",
                        0, 100, 1),
+        "check_accept": Knob("check_accept", True, "addition: an accept whose short answer is not in the paragraphs "
+                             "on its path (yes/no: fewer than two paragraphs) searches on instead",
+                             choices=(True, False)),
+        "rerank": Knob("rerank", "retriever", "how more than 15 pool paragraphs are ranked against the response: "
+                       "retriever (the retriever's own similarity, as the paper) or token_f1 (lexical overlap)",
+                       choices=("retriever", "token_f1")),
+        "mpc_query": Knob("mpc_query", "whole", "the MPC paragraph as the query: whole (the paper; ColBERT still "
+                          "cuts it at its query length) or first_sentence (cut on purpose)",
+                          choices=("whole", "first_sentence")),
     },
 }
 

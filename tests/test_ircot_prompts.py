@@ -164,7 +164,7 @@ def test_no_fictional_text_reaches_a_real_datasets_prompt_unless_asked(hopkit_ho
     args = build_parser().parse_args(["eval", "--method", "ircot", "--dataset", f"ircot:{path}",
                                       "--demos-from", demos_from])
     dataset = load_dataset_spec(f"ircot:{path}")
-    program, _ = _program(args, dataset)
+    program, _ = _program(args, dataset, lambda: None)
     engine = scripted([{"continuation": "So the answer is: River 0."}, {"reasoning": "r.", "answer": "River 0"}])
     program(question=dataset.examples[0].question)
     text = "\n".join(prompt_text(r) for r in engine.requests)

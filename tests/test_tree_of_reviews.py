@@ -21,9 +21,11 @@ TITLE = re.compile(r"Wikipedia Title: (\w+)")
 class RoutedEngine(ScriptedEngine):
     """Replies by what the request is: a review is answered by the last paragraph on its path."""
 
-    def __init__(self, reviews, fusion=None, missing="written missing paragraph", default=("no", "no", "")):
+    def __init__(self, reviews, fusion=None, missing="written missing paragraph", default=("no", "no", ""),
+                 written_query="written query"):
         super().__init__([])
-        self.reviews, self.default, self.missing = reviews, default, missing
+        self.reviews, self.default, self.missing, self.written_query = reviews, default, missing, written_query
+        self.systems = []
         self.fusion = fusion or {"response": "The answer is Morn.", "answer": "Morn"}
         self.reviewed_paths = []
         self.lock = threading.Lock()
@@ -32,13 +34,21 @@ class RoutedEngine(ScriptedEngine):
         text = request.messages[-1].parts[0].text
         system = str(request.system or "") + str(request.messages[0])
         with self.lock:
+            self.systems.append(system)
             if "[[ ## sufficient ## ]]" in system:
                 titles = TITLE.findall(text)
                 self.reviewed_paths.append(titles)
-                relevant, sufficient, output = self.reviews.get(titles[-1], self.default)
-                self.replies = [{"relevant": relevant == "yes", "sufficient": sufficient == "yes", "output": output}]
+                relevant, sufficient, output, *answer = self.reviews.get(titles[-1], self.default)
+                reply = {"relevant": relevant == "yes", "sufficient": sufficient == "yes", "output": output,
+                         "answer": answer[0] if answer else ("text" if sufficient == "yes" else "")}
+                for thought in ("reasoning", "relevance_thought", "sufficiency_thought", "next_thought"):
+                    if f"[[ ## {thought} ## ]]" in system:
+                        reply[thought] = "a thought"
+                self.replies = [reply]
             elif "missing_information" in system:
                 self.replies = [{"missing_information": self.missing, "answer": "?"}]
+            elif "[[ ## query ## ]]" in system:
+                self.replies = [{"query": self.written_query}]
             else:
                 self.replies = [dict(self.fusion)]
             return super().complete(request)
@@ -54,9 +64,10 @@ class TableRetriever:
 
 
 def setup(reviews, table, **kw):
-    engine = RoutedEngine(reviews, **{k: v for k, v in kw.items() if k in ("fusion", "missing", "default")})
+    routing = ("fusion", "missing", "default", "written_query")
+    engine = RoutedEngine(reviews, **{k: v for k, v in kw.items() if k in routing})
     dspy.configure(lm=AccountedLM("local/routed", engine=engine, cache=False))
-    knobs = {k: v for k, v in kw.items() if k not in ("fusion", "missing", "default")}
+    knobs = {k: v for k, v in kw.items() if k not in routing}
     retriever = TableRetriever(table)
     return TreeOfReviews(retriever, **{"expansion": "direct", "threads": 1, **knobs}), engine, retriever
 
@@ -199,3 +210,97 @@ def test_demonstrations_show_search_accept_and_reject(bundled_dev):
     assert program.review_step.demos[0].output.endswith("?") and program.complete_missing.demos
     cot = build_program("cor", TableRetriever({}), train=train, expansion="cot")
     assert all(d.relevance_thought for d in cot.review_step.demos)
+
+
+def test_the_default_review_reasons_before_it_decides():
+    program, engine, _ = setup({"A": ("yes", "yes", "A answers.", "text")}, {"Q?": ["A"]}, expansion="mpc")
+    program(question="Q?")
+    review = next(s for s in engine.systems if "[[ ## sufficient ## ]]" in s)
+    assert review.index("`reasoning`") < review.index("`relevant`") < review.index("`sufficient`")
+
+
+def test_an_accept_whose_answer_is_not_in_its_paragraphs_searches_on():
+    reviews = {"A": ("yes", "yes", "Kellis was born in Morn.", "Morn"), "B": ("yes", "yes", "Morn.", "text")}
+    program, engine, retriever = setup(reviews, {"Q?": ["A"], "written query": ["B"]}, expansion="direct")
+    prediction = program(question="Q?")
+    a, b = nodes(prediction)["A"], nodes(prediction)["B"]
+    assert a["unsupported_accept"] and a["action"] == "search" and a["query_source"] == "written"
+    assert retriever.calls[1][0] == "written query" and b["action"] == "accept"
+    assert prediction.trace["evidence"][0]["pids"] == ["A", "B"]
+    assert prediction.trace["stats"]["unsupported_accepts"] == 1
+    program, _, _ = setup(reviews, {"Q?": ["A"]}, expansion="direct", check_accept=False)
+    assert nodes(program(question="Q?"))["A"]["action"] == "accept"  # the paper's accept, one knob away
+
+
+def test_a_yes_no_accept_needs_two_paragraphs():
+    from hopkit.programs.tree_of_reviews.support import supported
+
+    assert not supported("yes", ["A is a film."]) and supported("Yes", ["A is a film.", "B is a film."])
+    assert supported("Port Velmar", ["born in Port Velmar."]) and not supported("", ["x"])
+
+
+def test_a_search_never_resends_the_question():
+    # the review asks for a search but its query is the question itself: a query is written instead
+    program, _, retriever = setup({"A": ("yes", "no", "Q?")}, {"Q?": ["A"], "find the rest": ["B"]},
+                                  written_query="find the rest")
+    program(question="Q?")
+    assert [q for q, _ in retriever.calls] == ["Q?", "find the rest"]
+    # and when no real query can be written, the node is not expanded
+    program, _, retriever = setup({"A": ("yes", "no", "")}, {"Q?": ["A"]}, written_query="Q?")
+    prediction = program(question="Q?")
+    assert [q for q, _ in retriever.calls] == ["Q?"] and prediction.trace["stats"]["unexpanded_searches"] == 1
+
+
+def test_three_distinct_review_demonstrations_and_fusion_demonstrations(bundled_dev):
+    from hopkit.data.registry import load_dataset_spec
+
+    train = load_dataset_spec("bundled:train")
+    program = build_program("tor", TableRetriever({}), train=train)
+    demos = program.review_step.demos
+    assert len({d.question for d in demos[:2]}) == 2  # a bridge question and a comparison question
+    assert "first" in demos[1].question or " or " in demos[1].question
+    assert all(d.reasoning for d in demos) and demos[1].answer in " ".join(demos[1].paragraphs)
+    assert program.fuse.from_evidence.demos and program.fuse.from_paragraphs.demos
+
+
+def test_review_demonstrations_from_chains_of_thought():
+    from hopkit.data.corpus import Corpus
+    from hopkit.data.examples import make_example
+    from hopkit.programs.tree_of_reviews.demonstrations import build_review_demos
+
+    corpus = Corpus([Passage("x", "Atlas (novel)", "Atlas is a novel written by Kellis in 1901."),
+                     Passage("k", "Kellis", "Kellis was a writer born in Morn."),
+                     Passage("a", "Ada Pell", "Ada Pell was born in 1900."), Passage("b", "Bo Tull", "Bo Tull was born in 1910."),
+                     Passage("z", "Zebra", "Zebras are striped.")])
+    train = [make_example("b1", "Where was the author of Atlas born?", ["Morn"], ["x", "k"],
+                          chain=["Atlas was written by Kellis.", "Kellis was born in Morn.", "So the answer is: Morn."]),
+             make_example("c1", "Who is older, Ada Pell or Bo Tull?", ["Ada Pell"], ["a", "b"],
+                          chain=["Ada Pell was born in 1900.", "Bo Tull was born in 1910.", "Thus Ada Pell is older.",
+                                 "So the answer is: Ada Pell."]),
+             make_example("z1", "What are zebras?", ["horses"], ["z"], chain=["Zebras are striped.", "So the answer is: horses."])]
+    dspy.configure(lm=AccountedLM("local/scripted", engine=ScriptedEngine(
+        [{"query": "Who wrote Atlas?"}, {"query": "Where was Kellis born?"},
+         {"query": "When was Ada Pell born?"}, {"query": "When was Bo Tull born?"}]), cache=False))
+    demos = build_review_demos(train, corpus)
+    search, accept, reject = demos.review_reasoned
+    assert search.output == "Where was Kellis born?" and not search.sufficient
+    assert accept.sufficient and accept.answer == "Ada Pell" and len(accept.paragraphs) == 2
+    assert not reject.relevant and "Zebra" in reject.paragraphs[0]
+
+
+def test_the_pool_is_reranked_by_the_retrievers_own_similarity():
+    passages = {f"p{i}": Passage(f"p{i}", f"t{i}", f"words {i}") for i in range(20)}
+
+    class Ranker:
+        def retrieve(self, query, k):
+            return [passages[p].ranked(i + 1, 1.0) for i, p in enumerate(["p7", "p3"])]
+
+    ranked = rank_by_response(list(passages), passages, "anything", keep=15, retriever=Ranker())
+    assert ranked[:2] == ["p7", "p3"] and ranked[2:] == [p for p in passages if p not in ("p7", "p3")]
+
+
+def test_mpc_query_can_be_cut_to_its_first_sentence_on_purpose():
+    program, _, retriever = setup({"A": ("yes", "no", "")}, {"Q?": ["A"]}, expansion="mpc",
+                                  missing="Kellis was born in Morn. He wrote novels.", mpc_query="first_sentence")
+    program(question="Q?")
+    assert retriever.calls[1][0] == "Kellis was born in Morn."

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import dspy
@@ -104,8 +105,10 @@ def cmd_models(args: argparse.Namespace) -> None:
         print(f"{name} ready at {fetch(name, force=args.force)}")
 
 
-def _program(args: argparse.Namespace, dataset) -> tuple[dspy.Module, object]:
-    """The program and the corpus its citations point into."""
+def _program(args: argparse.Namespace, dataset, configure_lm: Callable[[], object]) -> tuple[dspy.Module, object]:
+    """The program and the corpus its citations point into. Every input is checked first; then
+    ``configure_lm`` loads the LM, before the program is built (demonstrations built from chains of
+    thought ask the LM to write their queries)."""
     from hopkit.programs.registry import build_program, get_method
 
     from hopkit.reader.loading import open_reader
@@ -125,13 +128,17 @@ def _program(args: argparse.Namespace, dataset) -> tuple[dspy.Module, object]:
 
         if args.set:
             raise InputError("--set cannot change a saved program's knobs; optimize again, or drop --program")
+        configure_lm()
         return load_program(saved, retriever=retriever, reader=reader), corpus
     from hopkit.programs.demo_source import resolve_demos_from
+    from hopkit.programs.registry import check_knobs
 
+    knobs = check_knobs(args.method, parse_knobs(args.set))
     demos_from = resolve_demos_from(getattr(args, "demos_from", None), dataset.name if dataset else None)
     args.demos_resolved = demos_from or "none"
     train = load_dataset(demos_from) if method.uses_demos and demos_from else None
-    program = build_program(args.method, retriever=retriever, reader=reader, train=train, **parse_knobs(args.set))
+    configure_lm()
+    program = build_program(args.method, retriever=retriever, reader=reader, train=train, **knobs)
     return program, corpus
 
 
@@ -159,8 +166,7 @@ def cmd_demo(args: argparse.Namespace) -> None:
     if not (index / "hopkit-index.json").is_file():
         BM25Retriever(dataset.corpus).save(index)
     args.index, args.retriever, args.set = index, "bm25", []
-    configure_lm(args)  # before the program: demonstrations built from chains of thought ask the LM
-    program, _ = _program(args, dataset)
+    program, _ = _program(args, dataset, lambda: configure_lm(args))
     print(f"== {args.method} on the bundled benchmark with {args.lm} ==")
     for example in dataset.examples[: args.ask]:
         prediction = program(question=example.question)
@@ -191,8 +197,7 @@ def cmd_ask(args: argparse.Namespace) -> None:
         raise InputError('the question is empty; ask e.g. hopkit ask "Where was the founder of X born?"')
     # with --index the question is answered over that index's own corpus, whatever it holds
     dataset = None if args.index else load_dataset(args.dataset)
-    configure_lm(args)
-    program, corpus = _program(args, dataset)
+    program, corpus = _program(args, dataset, lambda: configure_lm(args))
     with usage_scope() as usage:
         prediction = program(question=question)
     _print_answer(question, prediction, corpus)
@@ -219,8 +224,7 @@ def cmd_eval(args: argparse.Namespace) -> None:
         raise InputError("--n must be at least 1")
     dataset = load_dataset(args.dataset)
     examples = dataset.examples[: args.n] if args.n else dataset.examples
-    configure_lm(args)  # before the program: demonstrations built from chains of thought ask the LM
-    program, _ = _program(args, dataset)
+    program, _ = _program(args, dataset, lambda: configure_lm(args))
     metrics = [get_metric(name) for name in args.metrics.split(",")]
     out = args.out or runs_dir() / slug(dataset.name) / f"{slug(args.method)}__{slug(args.lm)}.jsonl"
     meta = eval_meta(args, dataset.name, parse_knobs(args.set))

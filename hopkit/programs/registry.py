@@ -93,12 +93,18 @@ def build_program(name: str, retriever: Retriever | None = None, reader: Reader 
     ``train`` (examples and their corpus) supplies in-context demonstrations to methods that use them.
     """
     method = get_method(name)
-    declared = KNOBS.get(method.knob_group or "", {})
-    unknown = sorted(set(knobs) - set(declared))
-    if unknown:
-        raise InputError(f"method {name!r} has no knob {', '.join(unknown)}; its knobs: {', '.join(declared) or 'none'}")
+    checked = check_knobs(name, knobs)
     if method.needs_retriever and retriever is None:
         raise InputError(f"method {name!r} needs a retriever")
     if method.needs_reader and reader is None:
         raise InputError(f"method {name!r} needs a reader")
-    return method.build(retriever, reader, train, **{k: declared[k].check(v) for k, v in knobs.items()})
+    return method.build(retriever, reader, train, **checked)
+
+
+def check_knobs(name: str, knobs: dict[str, Any]) -> dict[str, Any]:
+    """The knob overrides, each checked against the method's declared knobs (name, range, choices)."""
+    declared = KNOBS.get(get_method(name).knob_group or "", {})
+    unknown = sorted(set(knobs) - set(declared))
+    if unknown:
+        raise InputError(f"method {name!r} has no knob {', '.join(unknown)}; its knobs: {', '.join(declared) or 'none'}")
+    return {k: declared[k].check(v) for k, v in knobs.items()}

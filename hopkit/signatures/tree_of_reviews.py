@@ -12,14 +12,33 @@ _REVIEW = """You review the paragraphs found so far for a multi-hop question; re
     two sentences; otherwise write a new search query for the missing fact."""
 
 
-class ReviewParagraphs(dspy.Signature):
+_ANSWER = "the short answer (a name, a place, a year, or yes/no) if sufficient, else empty"
+_OUTPUT = "the answer with its reasoning if sufficient, else a new search query for the missing fact"
+
+
+class ReviewParagraphs(dspy.Signature):  # the paper's review without thoughts (its Table 8: Direct expansion)
     __doc__ = _REVIEW
 
     question: str = dspy.InputField()
     paragraphs: list[str] = dspy.InputField(desc="the paragraphs on the path, each starting with its title")
     relevant: bool = dspy.OutputField()
     sufficient: bool = dspy.OutputField()
-    output: str = dspy.OutputField(desc="the answer with its reasoning if sufficient, else a new search query")
+    output: str = dspy.OutputField(desc=_OUTPUT)
+    answer: str = dspy.OutputField(desc=_ANSWER)
+
+
+class ReviewParagraphsReasoned(dspy.Signature):
+    __doc__ = _REVIEW + """ Before judging, write the reasoning: the chain of facts from the
+    paragraphs that leads to the answer, or, where the chain breaks, the facts still missing. Judge
+    from that reasoning: sufficient only if it reaches the answer using the paragraphs alone."""
+
+    question: str = dspy.InputField()
+    paragraphs: list[str] = dspy.InputField(desc="the paragraphs on the path, each starting with its title")
+    reasoning: str = dspy.OutputField(desc="the reasoning path through the paragraphs, or the facts still missing")
+    relevant: bool = dspy.OutputField()
+    sufficient: bool = dspy.OutputField()
+    output: str = dspy.OutputField(desc=_OUTPUT)
+    answer: str = dspy.OutputField(desc=_ANSWER)
 
 
 class ReviewParagraphsStepByStep(dspy.Signature):
@@ -34,7 +53,18 @@ class ReviewParagraphsStepByStep(dspy.Signature):
     sufficiency_thought: str = dspy.OutputField(desc="the reasoning path if complete, else the facts still missing")
     sufficient: bool = dspy.OutputField()
     next_thought: str = dspy.OutputField(desc="whether you can answer now, or what extra information is needed")
-    output: str = dspy.OutputField(desc="the answer with its reasoning if sufficient, else a new search query")
+    output: str = dspy.OutputField(desc=_OUTPUT)
+    answer: str = dspy.OutputField(desc=_ANSWER)
+
+
+class WriteSearchQuery(dspy.Signature):
+    """The paragraphs do not yet answer the question. Write one search query for the fact that is
+    still missing: name the thing it is about and ask for that one fact. Never repeat the question."""
+
+    question: str = dspy.InputField()
+    paragraphs: list[str] = dspy.InputField(desc="the paragraphs found so far, each starting with its title")
+    missing: str = dspy.InputField(desc="what the review found missing, if it said")
+    query: str = dspy.OutputField(desc="one short search query")
 
 
 class CompleteMissingParagraph(dspy.Signature):

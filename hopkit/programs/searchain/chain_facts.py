@@ -33,15 +33,20 @@ def facts_of(example: dspy.Example) -> list[str]:
     return [s for s in (getattr(example, "chain", None) or []) if not says_answer(s)]
 
 
-def fact_nodes(example: dspy.Example, corpus: Corpus, write_query: dspy.Predict | None) -> list[FactNode] | None:
-    """The example's nodes, or None when they cannot be built (no facts, or no way to write queries)."""
+def fact_nodes(example: dspy.Example, corpus: Corpus, write_query: dspy.Predict | None,
+               limit: int | None = None) -> list[FactNode] | None:
+    """The example's nodes (its first ``limit`` facts), or None when they cannot be built (no facts, or no
+    way to write queries). With hop queries, facts past the last hop (a comparison's "Thus ...") are left out."""
     facts = facts_of(example)
+    hops = list(getattr(example, "hop_queries", None) or [])
+    if hops and len(facts) > len(hops):
+        facts = facts[: len(hops)]
+    facts, hops = (facts[:limit], hops[:limit]) if limit else (facts, hops)
     if not facts:
         return None
-    hops = list(getattr(example, "hop_queries", None) or [])
     gold = [corpus[pid] for pid in example.gold_pids if pid in corpus]
-    if len(hops) == len(facts):
-        papers = gold if len(gold) == len(facts) else [None] * len(facts)
+    if len(hops) == len(facts):  # hop i's gold paragraph is the i-th gold pid
+        papers = gold[: len(facts)] if len(gold) >= len(facts) else [None] * len(facts)
         return [FactNode(QueryNode(query=q, answer=f, unsolved=False), p) for q, f, p in zip(hops, facts, papers)]
     if write_query is None:
         return None

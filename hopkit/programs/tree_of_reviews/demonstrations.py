@@ -1,17 +1,25 @@
-"""Tree of Reviews' in-context demonstrations from a training split, in the project's own words
-(the paper uses 3-shot prompts): a path that is one hop short (search), a path that answers
-(accept), a paragraph the question does not need (reject), and a missing paragraph written from
-what the next hop states."""
+"""Tree of Reviews' in-context demonstrations from a training split, in the project's own words.
+
+The paper uses 3-shot prompts from each dataset's training split. Three distinct reviews are built:
+a bridge question's first paragraph (relevant, one hop short: search with a query for the missing
+fact), a comparison question with both paragraphs (sufficient: accept, with the reasoning and the
+answer), and a paragraph the bridge question does not need (reject); plus a missing paragraph
+written for the bridge question and fusion demonstrations for each fusion mode. Examples with hop
+queries (bundled) use them; examples with only a chain of thought (IRCoT's files, through
+``--demos-from``) get LM-written queries per fact (programs/searchain/chain_facts.py).
+"""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import dspy
 
 from hopkit.data.corpus import Corpus
 from hopkit.errors import InputError
+from hopkit.evaluation.question_form import OPEN, question_form
+from hopkit.programs.searchain.chain_facts import FactNode, fact_nodes, query_writer
 
 
 @dataclass(frozen=True)
@@ -19,36 +27,97 @@ class ReviewDemos:
     review: list[dspy.Example]
     review_step_by_step: list[dspy.Example]
     missing: list[dspy.Example]
+    review_reasoned: list[dspy.Example] = field(default_factory=list)
+    fusion: dict[str, list[dspy.Example]] = field(default_factory=dict)
+
+    def for_expansion(self, expansion: str) -> list[dspy.Example]:
+        return {"direct": self.review, "cot": self.review_step_by_step}.get(expansion, self.review_reasoned)
 
 
-def build_review_demos(train: Sequence[dspy.Example], corpus: Corpus, max_words: int = 80) -> ReviewDemos:
-    usable = [ex for ex in train if getattr(ex, "hop_queries", None) and len(getattr(ex, "hop_queries", [])) == 2
-              and len(ex.gold_pids) == 2 and all(pid in corpus for pid in ex.gold_pids)
-              and len(getattr(ex, "chain", [])) == 3]
-    if len(usable) < 2:
-        raise InputError("Tree of Reviews demonstrations need two-hop training examples with hop queries and a "
-                         "reasoning chain (e.g. bundled:train)")
-    bridge, other = usable[0], usable[1]
-    first, second = (corpus[pid].as_context(max_words) for pid in bridge.gold_pids)
-    unrelated = corpus[other.gold_pids[1]]
+@dataclass(frozen=True)
+class _Case:
+    question: str
+    paragraphs: list[str]
+    relevant: bool
+    sufficient: bool
+    output: str
+    answer: str
+    why: str  # relevance thought
+    reasoning: str  # the reasoning path, or what is missing
+    next_step: str
+
+
+def build_review_demos(train: Sequence[dspy.Example], corpus: Corpus, max_words: int = 80,
+                       write_query: dspy.Predict | None = None) -> ReviewDemos:
+    writer = write_query if write_query is not None or any(getattr(e, "hop_queries", None) for e in train) \
+        else query_writer()
+    bridge = _pick(train, corpus, writer, comparison=False)
+    comparison = _pick(train, corpus, writer, comparison=True, avoid=bridge)
+    if bridge is None or comparison is None:
+        raise InputError("Tree of Reviews demonstrations need a two-fact bridge question and a two-fact comparison "
+                         "question whose paragraphs are in the corpus (e.g. bundled:train or an IRCoT demonstration "
+                         "file)")
+    (b_ex, b_nodes), (c_ex, c_nodes) = bridge, comparison
+    used = {f.paragraph.pid for f in b_nodes + c_nodes}
+    unrelated = next((corpus[pid] for ex in train for pid in ex.gold_pids
+                      if pid in corpus and pid not in used and ex.qid not in (b_ex.qid, c_ex.qid)), None)
+    if unrelated is None:
+        raise InputError("Tree of Reviews demonstrations need a third example's paragraph to show a rejection")
+    b1, b2 = (f.paragraph.as_context(max_words) for f in b_nodes)
+    c1, c2 = (f.paragraph.as_context(max_words) for f in c_nodes)
+    missing_query = b_nodes[1].node.query
+    c_facts = " ".join(f.node.answer_text for f in c_nodes)
+    c_answer = c_ex.answers[0]
     cases = [
-        ([first], True, False, bridge.hop_queries[1],
-         (f"{bridge.chain[0]} That is one step toward the answer.", f"Still missing: {bridge.hop_queries[1]}",
-          "The next fact to find is the answer to that question.")),
-        ([first, second], True, True, f"{bridge.chain[0]} {bridge.chain[1]} {bridge.chain[2]}",
-         ("Both paragraphs hold facts on the way to the answer.", f"{bridge.chain[0]} {bridge.chain[1]}",
-          "Every fact is there, so the question can be answered.")),
-        ([unrelated.as_context(max_words)], False, False, "",
-         (f"The paragraph is about {unrelated.title}, which the question does not involve.",
-          "Nothing here helps.", "This path is rejected.")),
+        _Case(b_ex.question, [b1], True, False, missing_query, "",
+              f"{b_nodes[0].node.answer_text} That is one step toward the answer.",
+              f"{b_nodes[0].node.answer_text} Still missing: {missing_query}", "Search for the missing fact."),
+        _Case(c_ex.question, [c1, c2], True, True, f"{c_facts} So the answer is {c_answer}.", c_answer,
+              "Each paragraph is about one of the two things the question compares.", f"{c_facts}",
+              "Both facts are there, so the question can be answered."),
+        _Case(b_ex.question, [unrelated.as_context(max_words)], False, False, "", "",
+              f"The paragraph is about {unrelated.title}, which the question does not involve.",
+              "Nothing here helps.", "This path is rejected."),
     ]
-    review, step_by_step = [], []
-    for paragraphs, relevant, sufficient, output, (why, facts, next_step) in cases:
-        review.append(dspy.Example(question=bridge.question, paragraphs=paragraphs, relevant=relevant, sufficient=sufficient,
-                                   output=output).with_inputs("question", "paragraphs"))
-        step_by_step.append(dspy.Example(question=bridge.question, paragraphs=paragraphs, relevance_thought=why,
-                                         relevant=relevant, sufficiency_thought=facts, sufficient=sufficient,
-                                         next_thought=next_step, output=output).with_inputs("question", "paragraphs"))
-    missing = [dspy.Example(question=bridge.question, references=[first], missing_information=bridge.chain[1],
-                            answer=bridge.answers[0]).with_inputs("question", "references")]
-    return ReviewDemos(review, step_by_step, missing)
+    inputs = ("question", "paragraphs")
+    review = [dspy.Example(question=c.question, paragraphs=c.paragraphs, relevant=c.relevant, sufficient=c.sufficient,
+                           output=c.output, answer=c.answer).with_inputs(*inputs) for c in cases]
+    reasoned = [dspy.Example(question=c.question, paragraphs=c.paragraphs, reasoning=c.reasoning, relevant=c.relevant,
+                             sufficient=c.sufficient, output=c.output, answer=c.answer).with_inputs(*inputs)
+                for c in cases]
+    step_by_step = [dspy.Example(question=c.question, paragraphs=c.paragraphs, relevance_thought=c.why,
+                                 relevant=c.relevant, sufficiency_thought=c.reasoning, sufficient=c.sufficient,
+                                 next_thought=c.next_step, output=c.output, answer=c.answer).with_inputs(*inputs)
+                    for c in cases]
+    missing = [dspy.Example(question=b_ex.question, references=[b1], missing_information=b_nodes[1].node.answer_text,
+                            answer=b_ex.answers[0]).with_inputs("question", "references")]
+    response = f"{c_facts} The answer is {c_answer}."
+    fusion = {
+        "analysis": [dspy.Example(assertions=[cases[1].output], question=c_ex.question, response=response,
+                                  answer=c_answer).with_inputs("assertions", "question")],
+        "paragraph": [dspy.Example(paragraphs=[c1, c2], question=c_ex.question, response=response,
+                                   answer=c_answer).with_inputs("paragraphs", "question")],
+        "evidence": [dspy.Example(evidence=[f"Assertion: {cases[1].output}\nParagraphs:\n{c1}\n{c2}"],
+                                  question=c_ex.question, response=response, answer=c_answer
+                                  ).with_inputs("evidence", "question")],
+    }
+    return ReviewDemos(review, step_by_step, missing, reasoned, fusion)
+
+
+def _pick(train: Sequence[dspy.Example], corpus: Corpus, writer: dspy.Predict | None, comparison: bool,
+          avoid: tuple | None = None) -> tuple[dspy.Example, list[FactNode]] | None:
+    """The first two-fact example of the wanted kind whose two facts have two distinct known paragraphs."""
+    for example in train:
+        if avoid is not None and example.qid == avoid[0].qid:
+            continue
+        is_comparison = getattr(example, "type", None) == "comparison" or question_form(example.question) != OPEN
+        if is_comparison != comparison or not example.answers:
+            continue
+        facts = [s for s in (getattr(example, "chain", None) or []) if "answer is" not in s.lower()]
+        hops = getattr(example, "hop_queries", None)
+        if (hops is not None and len(hops) != 2) or len(facts) not in ((2, 3) if comparison else (2,)):
+            continue  # two hops; a comparison's chain may end in its conclusion ("Thus ...")
+        nodes = fact_nodes(example, corpus, writer, limit=2)
+        if nodes and all(f.paragraph is not None for f in nodes) and nodes[0].paragraph.pid != nodes[1].paragraph.pid:
+            return example, nodes
+    return None

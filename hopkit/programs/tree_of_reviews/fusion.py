@@ -1,5 +1,6 @@
 """Evidence fusion: the reader answers from the analyses, the paragraphs, or both (the paper's Tables 10-12),
-and the pool's paragraphs are ranked by similarity to the response when more than 15 are kept."""
+and the pool's paragraphs are ranked by similarity to the response when more than 15 are kept: the retriever's
+own similarity (the paper ranks evidence by similarity to the final response), or token F1 as a knob."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import dspy
 
 from hopkit.data.passage import Passage
 from hopkit.evaluation.metrics import token_f1
+from hopkit.retrieval.protocol import Retriever
 from hopkit.programs.tree_of_reviews.tree import Evidence
 from hopkit.signatures.tree_of_reviews import AnswerFromAnalyses, AnswerFromEvidence, AnswerFromParagraphs
 
@@ -23,6 +25,12 @@ class EvidenceFusion(dspy.Module):
         self.from_analyses = dspy.Predict(AnswerFromAnalyses)
         self.from_paragraphs = dspy.Predict(AnswerFromParagraphs)
         self.from_evidence = dspy.Predict(AnswerFromEvidence)
+
+    def set_demos(self, demos: dict[str, list[dspy.Example]]) -> None:
+        """Fusion demonstrations per mode: ``{"analysis": [...], "paragraph": [...], "evidence": [...]}``."""
+        for mode, step in (("analysis", self.from_analyses), ("paragraph", self.from_paragraphs),
+                           ("evidence", self.from_evidence)):
+            step.demos = list(demos.get(mode, []))
 
     def inputs(self, pool: Sequence[Evidence], passages: dict[str, Passage]) -> dict[str, list[str]]:
         """What the reader sees for this mode (exposed so tests can pin the selection)."""
@@ -44,9 +52,19 @@ class EvidenceFusion(dspy.Module):
         return self.from_paragraphs(question=question, paragraphs=[p.as_context(self.max_words) for p in paragraphs])
 
 
-def rank_by_response(pids: Sequence[str], passages: dict[str, Passage], response: str, keep: int) -> list[str]:
-    """All pids; when there are more than ``keep``, ordered by token F1 with the final response (stable)."""
+RERANK_DEPTH = 100  # how deep the retriever ranks the corpus for the response
+
+
+def rank_by_response(pids: Sequence[str], passages: dict[str, Passage], response: str, keep: int,
+                     retriever: Retriever | None = None) -> list[str]:
+    """All pids; when there are more than ``keep``, ordered by similarity to the final response (stable).
+
+    With a retriever: its ranking of the corpus for the response as a query (pool paragraphs it does
+    not rank in its top RERANK_DEPTH keep their order, after the ranked ones). Without: token F1."""
     pids = list(dict.fromkeys(pids))
     if len(pids) <= keep:
         return pids
+    if retriever is not None and response.strip():
+        rank = {p.pid: i for i, p in enumerate(retriever.retrieve(response, max(RERANK_DEPTH, len(pids))))}
+        return sorted(pids, key=lambda pid: rank.get(pid, len(rank)))
     return sorted(pids, key=lambda pid: -token_f1(passages[pid].as_context(), response))

@@ -5,6 +5,13 @@ paragraphs on its path. A review rejects (irrelevant: stop), searches (relevant,
 new query, whose paragraphs become the node's children) or accepts (sufficient: the path and a brief
 analysis join the evidence pool). Depth-first, until every path is accepted, rejected or at the
 maximum depth; then a reader fuses the pool. Sibling reviews run concurrently in bounded threads.
+
+Reviews: Direct expansion uses the paper's review without thoughts (Table 8), CoT expansion its
+step-by-step review (Table 7), and MPC, the default, a review that writes its reasoning path (or
+what is missing) before it judges, the step-2 thought of Table 7. Additions, each a knob:
+``check_accept`` (an accept whose answer its paragraphs do not hold searches on). A search always
+sends a real query: when a review gives none (or only the question), a query-writing step asks for
+the missing fact, and if that fails the node is not expanded.
 """
 
 from __future__ import annotations
@@ -21,12 +28,19 @@ from hopkit.data.passage import Passage
 from hopkit.knobs import knob
 from hopkit.programs.prediction import hop_prediction
 from hopkit.programs.tree_of_reviews.demonstrations import ReviewDemos
+from hopkit.data.sentences import first_sentence
+from hopkit.evaluation.normalize import normalize_answer
+from hopkit.programs.own_example import without_own_example
 from hopkit.programs.tree_of_reviews.fusion import EvidenceFusion, Fusion, rank_by_response
 from hopkit.programs.tree_of_reviews.review import ACCEPT, REJECT, SEARCH, Review, review
+from hopkit.programs.tree_of_reviews.support import supported
 from hopkit.programs.tree_of_reviews.tree import (PRUNED_REPETITIVE, SKIPPED_BUDGET, Evidence, ReviewNode,
                                                   SearchState)
 from hopkit.retrieval.protocol import Retriever
-from hopkit.signatures.tree_of_reviews import CompleteMissingParagraph, ReviewParagraphs, ReviewParagraphsStepByStep
+from hopkit.signatures.tree_of_reviews import (CompleteMissingParagraph, ReviewParagraphs, ReviewParagraphsReasoned,
+                                               ReviewParagraphsStepByStep, WriteSearchQuery)
+
+_REVIEWS = {"direct": ReviewParagraphs, "cot": ReviewParagraphsStepByStep, "mpc": ReviewParagraphsReasoned}
 
 Expansion = Literal["direct", "cot", "mpc"]
 
@@ -37,14 +51,16 @@ def _k(name: str):
 
 class TreeOfReviews(dspy.Module):
     """Knobs (declared in hopkit/knobs.py): depth, width_1..width_4, expansion, fusion, relevance_pruning,
-    repetitive_pruning, budget. ``single_path=True`` is CoR: one path that accumulates every paragraph."""
+    repetitive_pruning, budget, check_accept, rerank, mpc_query. ``single_path=True`` is CoR: one path that
+    accumulates every paragraph."""
 
     def __init__(self, retriever: Retriever, depth: int = _k("depth").default, width_1: int = _k("width_1").default,
                  width_2: int = _k("width_2").default, width_3: int = _k("width_3").default,
                  width_4: int = _k("width_4").default, expansion: Expansion = _k("expansion").default,
                  fusion: Fusion = _k("fusion").default, relevance_pruning: bool = _k("relevance_pruning").default,
                  repetitive_pruning: bool = _k("repetitive_pruning").default, budget: int = _k("budget").default,
-                 single_path: bool = False, threads: int = 4, max_words: int = 80, keep: int = 15,
+                 check_accept: bool = _k("check_accept").default, rerank: str = _k("rerank").default,
+                 mpc_query: str = _k("mpc_query").default, single_path: bool = False, threads: int = 4, max_words: int = 80, keep: int = 15,
                  demos: ReviewDemos | None = None) -> None:
         super().__init__()
         self.retriever = retriever
@@ -54,13 +70,17 @@ class TreeOfReviews(dspy.Module):
         self.relevance_pruning = _k("relevance_pruning").check(bool(relevance_pruning))
         self.repetitive_pruning = _k("repetitive_pruning").check(bool(repetitive_pruning))
         self.budget = _k("budget").check(budget)
+        self.check_accept = _k("check_accept").check(bool(check_accept))
+        self.rerank, self.mpc_query = _k("rerank").check(rerank), _k("mpc_query").check(mpc_query)
         self.single_path, self.threads, self.max_words, self.keep = single_path, max(1, threads), max_words, keep
-        self.review_step = dspy.Predict(ReviewParagraphsStepByStep if expansion == "cot" else ReviewParagraphs)
+        self.review_step = dspy.Predict(_REVIEWS[self.expansion])
         self.complete_missing = dspy.Predict(CompleteMissingParagraph)
+        self.write_query = dspy.Predict(WriteSearchQuery)
         self.fuse = EvidenceFusion(self.fusion_mode, max_words)
         if demos is not None:
-            self.review_step.demos = list(demos.review_step_by_step if expansion == "cot" else demos.review)
+            self.review_step.demos = list(demos.for_expansion(self.expansion))
             self.complete_missing.demos = list(demos.missing)
+            self.fuse.set_demos(demos.fusion)
         self._lock = threading.Lock()
 
     # ---- the search -------------------------------------------------------------------------------
@@ -86,7 +106,7 @@ class TreeOfReviews(dspy.Module):
                 live.append(node)
         futures = [pool.submit(contextvars.copy_context().run, self._review_path, state, node) for node in live]
         for node, future in zip(live, futures):
-            self._record(node, future.result())
+            self._record(state, node, future.result())
         for node in live:
             if node.action == ACCEPT:
                 state.pool.append(Evidence(list(node.path), node.output, node.id))
@@ -115,7 +135,7 @@ class TreeOfReviews(dspy.Module):
             if not self._take_budget(state):
                 node.status = SKIPPED_BUDGET
                 return
-            self._record(node, self._review_path(state, node))
+            self._record(state, node, self._review_path(state, node))
             if node.action == ACCEPT:
                 state.pool.append(Evidence(list(path), node.output, node.id))
                 return
@@ -146,25 +166,60 @@ class TreeOfReviews(dspy.Module):
         paragraphs = [state.passages[pid].as_context(self.max_words) for pid in node.path]
         return review(self.review_step, state.question, paragraphs)
 
-    @staticmethod
-    def _record(node: ReviewNode, result: Review) -> None:
+    def _record(self, state: SearchState, node: ReviewNode, result: Review) -> None:
         node.relevant, node.sufficient, node.output, node.parse = result.relevant, result.sufficient, result.output, result.parse
-        node.action = result.action
+        node.reasoning, node.answer, node.action = result.reasoning, result.answer, result.action
+        if node.action == ACCEPT and self.check_accept:
+            paragraphs = [state.passages[pid].text for pid in node.path]
+            if not supported(result.answer, paragraphs):
+                node.action, node.unsupported_accept = SEARCH, True
 
     def _next_query(self, state: SearchState, node: ReviewNode) -> str | None:
         """Direct and CoT expansion: the review's own query. MPC: the LM writes the missing paragraph
-        from its own knowledge and that text is the query."""
-        if self.expansion != "mpc":
-            return node.output or state.question
+        from its own knowledge and that text is the query. Either way the question itself is never sent
+        again by accident: a missing or repeated query is written by ``WriteSearchQuery``."""
+        if self.expansion == "mpc":
+            if not self._take_budget(state):
+                state.stopped_by_budget = True
+                return None
+            references = [state.passages[pid].as_context(self.max_words) for pid in node.path]
+            try:
+                written = self.complete_missing(question=state.question, references=references,
+                                                **without_own_example(self.complete_missing, state.question))
+                written = written.missing_information
+            except AdapterParseError as error:
+                written = str(error.lm_response or "")
+            written = (written or "").strip()
+            if self.mpc_query == "first_sentence" and written:
+                written = first_sentence(written)
+            if self._real_query(written, state):
+                node.query_source = "mpc"
+                return written
+        elif not node.unsupported_accept and self._real_query(node.output, state):
+            node.query_source = "review"
+            return node.output
+        return self._written_query(state, node)
+
+    def _written_query(self, state: SearchState, node: ReviewNode) -> str | None:
         if not self._take_budget(state):
             state.stopped_by_budget = True
             return None
-        references = [state.passages[pid].as_context(self.max_words) for pid in node.path]
+        paragraphs = [state.passages[pid].as_context(self.max_words) for pid in node.path]
         try:
-            written = self.complete_missing(question=state.question, references=references).missing_information
-        except AdapterParseError as error:
-            written = str(error.lm_response or "")
-        return (written or "").strip() or node.output or state.question
+            query = self.write_query(question=state.question, paragraphs=paragraphs, missing=node.reasoning).query
+        except AdapterParseError:
+            query = ""
+        query = (query or "").strip()
+        if not self._real_query(query, state):
+            node.query_source = "none"
+            return None
+        node.query_source = "written"
+        return query
+
+    @staticmethod
+    def _real_query(query: str | None, state: SearchState) -> bool:
+        norm = normalize_answer(query or "")
+        return bool(norm) and norm != normalize_answer(state.question)
 
     def _take_budget(self, state: SearchState) -> bool:
         """One LM step is about to run; False (and the search stops growing) once the budget is spent."""
@@ -190,7 +245,8 @@ class TreeOfReviews(dspy.Module):
         except AdapterParseError as error:
             response, answer, fusion_parse = str(error.lm_response or ""), "", "failed"
         state.lm_steps += 1
-        ranked = rank_by_response(pids, state.passages, response, self.keep)
+        ranked = rank_by_response(pids, state.passages, response, self.keep,
+                                  self.retriever if self.rerank == "retriever" else None)
         reviews = [n for n in state.nodes if n.action is not None]
         distinct = {pid for n in reviews for pid in n.path}  # a review reads its whole path (CoR: every paragraph)
         stats = {"api": state.lm_steps, "doc": len(distinct), "rate": len(distinct) / state.lm_steps,
@@ -198,11 +254,17 @@ class TreeOfReviews(dspy.Module):
                  "review_parse_failures": sum(n.parse == "failed" for n in reviews),
                  "review_marker_parses": sum(n.parse == "markers" for n in reviews),
                  "pruned_repetitive": sum(n.status == PRUNED_REPETITIVE for n in state.nodes),
-                 "fusion_parse_failures": int(fusion_parse == "failed"), "empty_pool": int(fallback)}
+                 "fusion_parse_failures": int(fusion_parse == "failed"), "empty_pool": int(fallback),
+                 "accepts": sum(n.action == ACCEPT for n in reviews), "rejects": sum(n.action == REJECT for n in reviews),
+                 "searches": sum(n.action == SEARCH for n in reviews),
+                 "unsupported_accepts": sum(n.unsupported_accept for n in reviews),
+                 "written_queries": sum(n.query_source == "written" for n in reviews),
+                 "unexpanded_searches": sum(n.query_source == "none" for n in reviews)}
         trace = {"method": "cor" if self.single_path else "tor", "depth": self.depth,
                  "widths": self.widths[: self.depth], "expansion": self.expansion, "fusion": self.fusion_mode,
                  "relevance_pruning": self.relevance_pruning, "repetitive_pruning": self.repetitive_pruning,
                  "budget": self.budget, "stopped_by_budget": state.stopped_by_budget,
+                 "check_accept": self.check_accept, "rerank": self.rerank, "mpc_query": self.mpc_query,
                  "nodes": [n.to_dict() for n in state.nodes],
                  "evidence": [{"pids": e.pids, "analysis": e.analysis, "node": e.node} for e in state.pool],
                  "response": response, "stats": stats}

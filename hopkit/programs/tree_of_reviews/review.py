@@ -14,6 +14,8 @@ from typing import Literal
 import dspy
 from dspy.utils.exceptions import AdapterParseError
 
+from hopkit.programs.own_example import without_own_example
+
 Action = Literal["reject", "search", "accept"]
 
 REJECT, SEARCH, ACCEPT = "reject", "search", "accept"
@@ -25,6 +27,8 @@ class Review:
     sufficient: bool
     output: str
     parse: str  # "typed", "markers" or "failed"
+    reasoning: str = ""  # the thought written before the judgments (the reasoned and step-by-step reviews)
+    answer: str = ""  # the short answer of an accept
 
     @property
     def action(self) -> Action:
@@ -36,8 +40,10 @@ class Review:
 
 def review(step: dspy.Predict, question: str, paragraphs: list[str]) -> Review:
     try:
-        out = step(question=question, paragraphs=paragraphs)
-        return Review(bool(out.relevant), bool(out.sufficient), (out.output or "").strip(), "typed")
+        out = step(question=question, paragraphs=paragraphs, **without_own_example(step, question))
+        reasoning = getattr(out, "reasoning", None) or getattr(out, "sufficiency_thought", None) or ""
+        return Review(bool(out.relevant), bool(out.sufficient), (out.output or "").strip(), "typed",
+                      str(reasoning).strip(), str(getattr(out, "answer", "") or "").strip())
     except AdapterParseError as error:
         return read_markers(str(error.lm_response or ""))
 
@@ -51,7 +57,7 @@ def read_markers(text: str) -> Review:
     upper = text.upper()
     relevant = _flag(fields.get("relevant"), upper, "[RELEVANT]", "[IRRELEVANT]")
     sufficient = _flag(fields.get("sufficient"), upper, "[SUPPORTED]", "[UNSUPPORTED]")
-    output = fields.get("output", "")
+    output, reasoning = fields.get("output", ""), fields.get("reasoning", fields.get("sufficiency_thought", ""))
     marker = re.search(r"\[(ANSWER|QUERY)\]\s*:?\s*(.+)", text, re.I | re.S)
     if not output and marker:
         output = marker.group(2).strip().splitlines()[0]
@@ -60,7 +66,7 @@ def read_markers(text: str) -> Review:
     if relevant is None and sufficient is None:
         return Review(False, False, "", "failed")
     relevant = bool(relevant) or bool(sufficient)  # sufficient paragraphs are relevant ones
-    return Review(relevant, bool(sufficient), output.strip(), "markers")
+    return Review(relevant, bool(sufficient), output.strip(), "markers", reasoning.strip(), fields.get("answer", "").strip())
 
 
 def _flag(value: str | None, upper: str, yes: str, no: str) -> bool | None:

@@ -27,6 +27,10 @@ class ReviewNode:
     output: str = ""
     next_query: str | None = None
     parse: str | None = None
+    reasoning: str = ""
+    answer: str = ""
+    unsupported_accept: bool = False  # accepted, but its answer is not in its paragraphs: searched on
+    query_source: str | None = None  # where next_query came from: review, written, mpc
 
     def to_dict(self) -> dict:
         return asdict(self)
