@@ -14,7 +14,7 @@ import unicodedata
 from collections import Counter
 
 from hopkit.data.registry import load_dataset_spec
-from hopkit.evaluation.question_form import question_form
+from hopkit.text.question_form import question_form
 
 
 def normalized(text: str) -> str:

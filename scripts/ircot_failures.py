@@ -12,7 +12,7 @@ from collections import Counter
 from pathlib import Path
 
 from hopkit.evaluation.metrics import cover_exact_match
-from hopkit.evaluation.question_form import question_form
+from hopkit.text.question_form import question_form
 from hopkit.programs.ircot.sentences import extract_answer
 
 

@@ -1,7 +1,7 @@
 import json
 
 from hopkit.data.bundled.build import BundledSpec, build_bundled
-from hopkit.evaluation.normalize import normalize_answer
+from hopkit.text.normalize import normalize_answer
 
 
 def test_generation_is_deterministic(tmp_path):

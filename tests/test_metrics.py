@@ -2,7 +2,7 @@ import dspy
 import pytest
 
 from hopkit.evaluation.metrics import METRICS, cover_exact_match, exact_match, get_metric, recall_at, rouge_l, token_f1
-from hopkit.evaluation.normalize import normalize_answer
+from hopkit.text.normalize import normalize_answer
 from hopkit.errors import UnknownNameError
 
 

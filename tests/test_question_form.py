@@ -1,4 +1,4 @@
-from hopkit.evaluation.question_form import EITHER_OR, OPEN, YES_NO, question_form
+from hopkit.text.question_form import EITHER_OR, OPEN, YES_NO, question_form
 
 
 def test_auxiliary_first_word_asks_yes_or_no():

@@ -17,7 +17,7 @@ import dspy
 
 from hopkit.data.passage import Passage
 from hopkit.errors import InputError
-from hopkit.evaluation.normalize import normalize_answer
+from hopkit.text.normalize import normalize_answer
 from hopkit.retrieval.protocol import Retriever
 
 QuerySource = Literal["auto", "hops", "questions"]

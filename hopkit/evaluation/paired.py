@@ -100,7 +100,7 @@ def compare_runs(rows_a: dict[str, dict], rows_b: dict[str, dict], metrics: list
 
 def split_by_form(rows_a: dict[str, dict], rows_b: dict[str, dict]) -> dict[str, tuple[dict, dict]]:
     """The shared questions grouped by answer form (yes/no, either-or, open), as pairs of row dicts."""
-    from hopkit.evaluation.question_form import FORMS, question_form
+    from hopkit.text.question_form import FORMS, question_form
 
     groups: dict[str, tuple[dict, dict]] = {form: ({}, {}) for form in FORMS}
     for qid, row in rows_a.items():

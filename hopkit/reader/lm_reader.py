@@ -24,7 +24,7 @@ import dspy
 from dspy.utils.exceptions import AdapterParseError
 
 from hopkit.data.passage import Passage
-from hopkit.evaluation.normalize import normalize_answer
+from hopkit.text.normalize import normalize_answer
 from hopkit.lm.logprobs import judgment_probability, value_confidence
 from hopkit.reader.locate import locate
 from hopkit.reader.protocol import Span

@@ -16,7 +16,7 @@ from dspy.utils.exceptions import AdapterParseError
 
 from hopkit.data.corpus import Corpus
 from hopkit.data.passage import Passage
-from hopkit.evaluation.normalize import normalize_answer
+from hopkit.text.normalize import normalize_answer
 from hopkit.programs.ircot.sentences import says_answer
 from hopkit.signatures.fact_query import QueryForFact
 from hopkit.signatures.searchain import QueryNode

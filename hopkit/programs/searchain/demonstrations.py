@@ -20,7 +20,7 @@ import dspy
 
 from hopkit.data.corpus import Corpus
 from hopkit.errors import InputError
-from hopkit.evaluation.question_form import OPEN, question_form
+from hopkit.text.question_form import OPEN, question_form
 from hopkit.programs.searchain import feedback
 from hopkit.programs.searchain.chain_facts import fact_nodes, facts_of, query_writer
 from hopkit.programs.searchain.chain_text import render_chain

@@ -5,8 +5,8 @@ from __future__ import annotations
 import math
 from typing import Literal
 
-from hopkit.evaluation.metrics import rouge_l
-from hopkit.evaluation.normalize import normalize_answer
+from hopkit.text.similarity import rouge_l
+from hopkit.text.normalize import normalize_answer
 from hopkit.programs.searchain.tree import COMPLETED, CORRECTED, PASS, UNSOLVED_KEPT
 
 AnswerForm = Literal["short", "long"]

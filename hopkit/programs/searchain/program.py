@@ -26,8 +26,8 @@ from hopkit.data.passage import Passage
 from hopkit.knobs import knob
 from hopkit.programs.own_example import without_own_example
 from hopkit.programs.prediction import hop_prediction
-from hopkit.evaluation.metrics import rouge_l
-from hopkit.evaluation.normalize import normalize_answer
+from hopkit.text.similarity import rouge_l
+from hopkit.text.normalize import normalize_answer
 from hopkit.programs.searchain import feedback
 from hopkit.programs.searchain.answer_chain import answer_pairs, last_chain, recorded_answer
 from hopkit.programs.searchain.chain_text import parse_chain_text, render_chain

@@ -18,7 +18,7 @@ import dspy
 
 from hopkit.data.corpus import Corpus
 from hopkit.errors import InputError
-from hopkit.evaluation.question_form import OPEN, question_form
+from hopkit.text.question_form import OPEN, question_form
 from hopkit.programs.searchain.chain_facts import FactNode, fact_nodes, query_writer
 
 

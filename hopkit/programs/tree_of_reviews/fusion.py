@@ -10,7 +10,7 @@ from typing import Literal
 import dspy
 
 from hopkit.data.passage import Passage
-from hopkit.evaluation.metrics import token_f1
+from hopkit.text.similarity import token_f1
 from hopkit.retrieval.protocol import Retriever
 from hopkit.programs.tree_of_reviews.tree import Evidence
 from hopkit.signatures.tree_of_reviews import AnswerFromAnalyses, AnswerFromEvidence, AnswerFromParagraphs

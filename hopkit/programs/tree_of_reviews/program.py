@@ -29,7 +29,7 @@ from hopkit.knobs import knob
 from hopkit.programs.prediction import hop_prediction
 from hopkit.programs.tree_of_reviews.demonstrations import ReviewDemos
 from hopkit.data.sentences import first_sentence
-from hopkit.evaluation.normalize import normalize_answer
+from hopkit.text.normalize import normalize_answer
 from hopkit.programs.own_example import without_own_example
 from hopkit.programs.tree_of_reviews.fusion import EvidenceFusion, Fusion, rank_by_response
 from hopkit.programs.tree_of_reviews.review import ACCEPT, REJECT, SEARCH, Review, review

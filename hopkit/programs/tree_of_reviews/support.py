@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from hopkit.evaluation.normalize import normalize_answer
+from hopkit.text.normalize import normalize_answer
 
 _YES_NO = {"yes", "no"}
 

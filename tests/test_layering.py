@@ -1,0 +1,32 @@
+"""The core stays clean: programs, readers, retrievers, signatures and the LM layer never import the
+evaluation package (they share text helpers through the leaf package hopkit.text)."""
+
+import ast
+from pathlib import Path
+
+import hopkit
+
+CORE = ("programs", "reader", "retrieval", "signatures", "lm", "data", "text")
+
+
+def _imports(path: Path) -> set[str]:
+    names = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom) and node.module:
+            names.add(node.module)
+        elif isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+    return names
+
+
+def test_no_core_module_imports_evaluation():
+    root = Path(hopkit.__file__).parent
+    offenders = [f"{path.relative_to(root)}: {name}" for room in CORE for path in sorted((root / room).rglob("*.py"))
+                 for name in _imports(path) if name.startswith(("hopkit.evaluation", "hopkit.cli", "hopkit.optimize"))]
+    assert offenders == []
+
+
+def test_the_text_package_is_a_leaf():
+    root = Path(hopkit.__file__).parent / "text"
+    for path in root.glob("*.py"):
+        assert all(not name.startswith("hopkit.") or name.startswith("hopkit.text") for name in _imports(path)), path
