@@ -1,10 +1,67 @@
-"""hopkit: multi-hop retrieval-augmented reasoning methods as DSPy programs."""
+"""hopkit: multi-hop retrieval-augmented reasoning methods as DSPy programs.
+
+    import dspy, hopkit
+    dspy.configure(lm=hopkit.local_lm("qwen1.5b"))          # or any dspy.LM
+    data = hopkit.load_dataset("bundled:dev")
+    program = hopkit.IRCoT(hopkit.BM25(data.corpus))
+    print(program(question=data.examples[0].question).answer)
+
+Names are loaded on first use, so ``import hopkit`` stays light.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
 
 __version__ = "0.1.0"
 
+_EXPORTS = {
+    # programs
+    "SearChain": "hopkit.programs.searchain",
+    "IRCoT": "hopkit.programs.ircot",
+    "TreeOfReviews": "hopkit.programs.tree_of_reviews",
+    "CoR": "hopkit.api",
+    "OneR": "hopkit.programs.baselines",
+    "NoR": "hopkit.programs.baselines",
+    "build_program": "hopkit.programs.registry",
+    # retrievers
+    "BM25": ("hopkit.retrieval.bm25", "BM25Retriever"),
+    "ColBERTv2": "hopkit.api",
+    # readers
+    "LMReader": "hopkit.reader.lm_reader",
+    "ExtractiveReader": "hopkit.reader.extractive",
+    # data, LM, evaluation
+    "load_dataset": "hopkit.api",
+    "local_lm": "hopkit.api",
+    "evaluate": "hopkit.api",
+    "load_program": ("hopkit.optimize.saved", "load_program"),
+}
 
-def load_program(folder, retriever=None, reader=None):
-    """A program saved by ``hopkit optimize``, over the given retriever and reader."""
-    from hopkit.optimize.saved import load_program as _load
+__all__ = sorted(_EXPORTS)
 
-    return _load(folder, retriever=retriever, reader=reader)
+if TYPE_CHECKING:
+    from hopkit.api import CoR, ColBERTv2, evaluate, load_dataset, local_lm
+    from hopkit.optimize.saved import load_program
+    from hopkit.programs.baselines import NoR, OneR
+    from hopkit.programs.ircot import IRCoT
+    from hopkit.programs.registry import build_program
+    from hopkit.programs.searchain import SearChain
+    from hopkit.programs.tree_of_reviews import TreeOfReviews
+    from hopkit.reader.extractive import ExtractiveReader
+    from hopkit.reader.lm_reader import LMReader
+    from hopkit.retrieval.bm25 import BM25Retriever as BM25
+
+
+def __getattr__(name: str) -> Any:
+    target = _EXPORTS.get(name)
+    if target is None:
+        raise AttributeError(f"module 'hopkit' has no attribute {name!r}")
+    module, attribute = target if isinstance(target, tuple) else (target, name)
+    value = getattr(importlib.import_module(module), attribute)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted([*globals(), *_EXPORTS])

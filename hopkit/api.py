@@ -1,0 +1,73 @@
+"""The flat public API's functions: datasets, retrievers by location, a local LM, evaluation, CoR.
+
+``import hopkit`` exposes these together with the program and reader classes (see ``hopkit/__init__.py``);
+everything here is a thin, typed entry point over the modules that do the work.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import dspy
+
+    from hopkit.data.examples import Dataset
+    from hopkit.evaluation.harness import EvalReport
+    from hopkit.programs.tree_of_reviews import TreeOfReviews
+    from hopkit.retrieval.protocol import Retriever
+
+DEFAULT_METRICS = ("em", "f1", "cover_em", "recall@15")
+
+
+def load_dataset(spec: str) -> "Dataset":
+    """A dataset and its corpus: ``bundled:dev``, ``ircot:FILE.jsonl``, ``ircot-demos:FILE.txt``,
+    ``hotpotqa:dev@FILE`` ... (the same specs as ``hopkit eval --dataset``)."""
+    from hopkit.data.registry import load_dataset_spec
+
+    return load_dataset_spec(spec)
+
+
+def ColBERTv2(location: str | Path, timeout: float = 30.0) -> "Retriever":  # noqa: N802 (reads as the class)
+    """A ColBERTv2 retriever: a colbert-ai index folder (built by ``hopkit index --backend colbert``) or
+    the URL of a ColBERTv2 server (``hopkit serve``, or DSPy's ``/api/search`` format)."""
+    if str(location).startswith(("http://", "https://")):
+        from hopkit.retrieval.remote import RemoteColBERT
+
+        return RemoteColBERT(str(location), timeout=timeout)
+    from hopkit.retrieval.colbert.retriever import ColBERTRetriever
+
+    return ColBERTRetriever(Path(location))
+
+
+def local_lm(pack: str = "qwen1.5b", max_tokens: int = 512) -> "dspy.LM":
+    """The offline LM from a model pack (``hopkit models fetch qwen1.5b``) or a GGUF path, for ``dspy.configure``."""
+    from hopkit.lm.factory import LMSpec, make_lm
+
+    return make_lm(LMSpec(model=f"local:{pack}", max_tokens=max_tokens))
+
+
+def CoR(retriever: "Retriever", **knobs: Any) -> "TreeOfReviews":  # noqa: N802 (reads as the class)
+    """Chain of Reviews: Tree of Reviews on one path that accumulates every retrieved paragraph."""
+    from hopkit.programs.tree_of_reviews import TreeOfReviews
+
+    return TreeOfReviews(retriever, single_path=True, **knobs)
+
+
+def evaluate(program: Any, dataset: "Dataset | Sequence[dspy.Example]", n: int | None = None,
+             metrics: Sequence[str] = DEFAULT_METRICS, out: str | Path | None = None, threads: int = 1,
+             progress: bool = True, meta: dict | None = None) -> "EvalReport":
+    """Run ``program`` on the first ``n`` questions and score them. With ``out``, every finished question
+    is appended to that JSONL run log and a rerun resumes from it (as ``hopkit eval``)."""
+    import tempfile
+
+    from hopkit.evaluation.harness import evaluate as run
+    from hopkit.evaluation.metrics import get_metric
+    from hopkit.evaluation.run_log import RunLog
+
+    examples = list(getattr(dataset, "examples", dataset))[:n]
+    if out is None:
+        out = Path(tempfile.mkdtemp(prefix="hopkit-eval-")) / "run.jsonl"
+    log = RunLog(Path(out), meta or {"program": type(program).__name__})
+    return run(program, examples, [get_metric(m) for m in metrics], log, threads=threads, progress=progress)
