@@ -108,3 +108,25 @@ KNOBS: dict[str, dict[str, Knob]] = {
 
 def knob(method: str, name: str) -> Knob:
     return KNOBS[method][name]
+
+
+def parse_knobs(pairs: list[str]) -> dict[str, bool | float | int | str]:
+    """``["k=8", "answer_reader=direct", "verify=false"]`` -> typed values (bool, int, float, else str)."""
+    knobs: dict[str, bool | float | int | str] = {}
+    for pair in pairs:
+        name, sep, value = pair.partition("=")
+        if not sep or not name:
+            raise InputError(f"--set expects name=value, got {pair!r}")
+        knobs[name] = _value(value)
+    return knobs
+
+
+def _value(value: str) -> bool | float | int | str:
+    if value.lower() in ("true", "false"):
+        return value.lower() == "true"
+    for cast in (int, float):
+        try:
+            return cast(value)
+        except ValueError:
+            pass
+    return value

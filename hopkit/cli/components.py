@@ -11,6 +11,7 @@ import dspy
 from hopkit.data.examples import Dataset
 from hopkit.data.registry import load_dataset_spec
 from hopkit.errors import InputError
+from hopkit.knobs import parse_knobs  # noqa: F401 (the CLI's --set parser)
 from hopkit.lm.factory import DEFAULT_LM, LMSpec, check_reachable, make_lm
 from hopkit.paths import index_dir
 from hopkit.retrieval.loading import open_retriever
@@ -63,27 +64,6 @@ def load_retriever(args: argparse.Namespace, dataset: Dataset | None) -> Countin
 
 def load_dataset(spec: str) -> Dataset:
     return load_dataset_spec(spec)
-
-
-def parse_knobs(pairs: list[str]) -> dict[str, bool | float | int | str]:
-    knobs: dict[str, bool | float | int | str] = {}
-    for pair in pairs:
-        name, sep, value = pair.partition("=")
-        if not sep or not name:
-            raise InputError(f"--set expects name=value, got {pair!r}")
-        knobs[name] = _value(value)
-    return knobs
-
-
-def _value(value: str) -> bool | float | int | str:
-    if value.lower() in ("true", "false"):
-        return value.lower() == "true"
-    for cast in (int, float):
-        try:
-            return cast(value)
-        except ValueError:
-            pass
-    return value
 
 
 def slug(text: str) -> str:

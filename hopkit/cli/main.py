@@ -53,8 +53,9 @@ def build_parser() -> argparse.ArgumentParser:
     add_retrieval_flags(bench)
     bench.set_defaults(run=commands.cmd_eval_retrieval)
 
-    from hopkit.cli import calibrate
+    from hopkit.cli import ablate, calibrate
 
+    ablate.add_parser(verbs)
     calibrate.add_parser(verbs)
 
     report = verbs.add_parser("report", help="the eval table of finished run logs, or an optimize study folder's summary")

@@ -1,0 +1,75 @@
+"""``hopkit ablate``: a method and the paper's ablation variants (or the user's) on the same questions."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from hopkit.cli.components import (add_lm_flags, add_retrieval_flags, configure_lm, load_dataset, load_retriever,
+                                   parse_knobs, slug)
+from hopkit.errors import InputError
+from hopkit.paths import runs_dir
+
+
+def add_parser(verbs: argparse._SubParsersAction) -> None:
+    parser = verbs.add_parser("ablate", help="a method and its ablation variants on the same questions: tables with "
+                                             "intervals, paired differences and a chart")
+    parser.add_argument("--method", required=True, help="searchain | ircot | tor (declared variants in hopkit/variants.py)")
+    parser.add_argument("--dataset", default="bundled:dev")
+    parser.add_argument("--n", type=int, default=None)
+    parser.add_argument("--variants", default=None,
+                        help="your own variants: NAME:KNOB=VALUE,...;NAME2:... or a JSON file; the first is the baseline")
+    parser.add_argument("--set", action="append", default=[], help="knob=value for every variant that has the knob")
+    parser.add_argument("--metrics", default="em,f1,cover_em,recall@15")
+    parser.add_argument("--chart-metric", default="f1")
+    parser.add_argument("--threads", type=int, default=1)
+    parser.add_argument("--out", type=Path, default=None, help="folder (default: runs/ablate/DATASET/METHOD__LM)")
+    parser.add_argument("--quiet", action="store_true")
+    add_lm_flags(parser)
+    add_retrieval_flags(parser)
+    parser.set_defaults(run=cmd_ablate)
+
+
+def cmd_ablate(args: argparse.Namespace) -> None:
+    from hopkit.evaluation.ablation import run_ablation, write_outputs
+    from hopkit.evaluation.metrics import get_metric
+    from hopkit.knobs import KNOBS
+    from hopkit.programs.demo_source import resolve_demos_from
+    from hopkit.programs.registry import build_program, check_knobs, get_method
+    from hopkit.reader.loading import open_reader
+    from hopkit.variants import ablations, parse_variants
+
+    if args.n is not None and args.n < 1:
+        raise InputError("--n must be at least 1")
+    variants = parse_variants(args.variants, args.method) if args.variants else ablations(args.method)
+    fixed = parse_knobs(args.set)
+    methods = {v.method: get_method(v.method) for v in variants}
+    settings = {}
+    for variant in variants:  # every variant's knobs are checked before anything runs
+        group = KNOBS.get(methods[variant.method].knob_group or "", {})
+        settings[variant.name] = check_knobs(variant.method, {**{k: v for k, v in fixed.items() if k in group},
+                                                              **variant.knobs})
+    dataset = load_dataset(args.dataset)
+    examples = dataset.examples[: args.n] if args.n else dataset.examples
+    metrics = [get_metric(name) for name in args.metrics.split(",")]
+    retriever = load_retriever(args, dataset) if any(m.needs_retriever for m in methods.values()) else None
+    reader = open_reader(args.reader) if any(m.needs_reader for m in methods.values()) else None
+    demos_from = resolve_demos_from(args.demos_from, dataset.name)
+    train = load_dataset(demos_from) if demos_from and any(m.uses_demos for m in methods.values()) else None
+    configure_lm(args)
+
+    def build(variant):
+        method = methods[variant.method]
+        return build_program(variant.method, retriever=retriever if method.needs_retriever else None,
+                             reader=reader if method.needs_reader else None,
+                             train=train if method.uses_demos else None, **settings[variant.name])
+
+    folder = args.out or runs_dir() / "ablate" / slug(dataset.name) / f"{slug(args.method)}__{slug(args.lm)}"
+    meta = {"dataset": dataset.name, "lm": args.lm, "api_base": args.api_base, "retriever": args.retriever,
+            "reader": args.reader, "demos_from": demos_from or "none", "max_tokens": args.max_tokens,
+            "fixed_knobs": fixed}
+    results = run_ablation(variants, build, examples, metrics, Path(folder), meta, args.threads, not args.quiet)
+    title = f"{args.method} ablations on {dataset.name} (n = {len(examples)}, {args.retriever}, {args.lm})"
+    written = write_outputs(results, metrics, Path(folder), title, args.chart_metric)
+    print((Path(folder) / "table.md").read_text(encoding="utf-8"))
+    print("written: " + ", ".join(str(p) for p in written.values()))

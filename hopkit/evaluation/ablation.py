@@ -1,0 +1,171 @@
+"""Run a method and its ablation variants on the same questions; tabulate with intervals and paired differences.
+
+Each variant writes its own resumable run log (``<folder>/<variant>.jsonl``); the tables are computed from
+the logs, so an interrupted ablation reruns only what is missing, and the LM cache is shared with every
+other run of the same prompts. Outputs: ``table.md``, ``table.csv``, ``summary.json`` and a chart
+(``chart.png``, ``chart.svg``) of each variant's metric with its interval and its LM calls per question.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import dspy
+
+from hopkit.evaluation.harness import evaluate
+from hopkit.evaluation.metrics import Metric
+from hopkit.evaluation.paired import paired_bootstrap
+from hopkit.evaluation.run_log import RunLog
+from hopkit.variants import Variant
+
+
+@dataclass
+class VariantResult:
+    variant: Variant
+    log: Path
+    n: int
+    means: dict[str, float]
+    intervals: dict[str, tuple[float, float]]
+    paired: dict[str, tuple[float, float, float]]  # metric -> (diff against the first variant, low, high)
+    cost: dict[str, float]
+    errors: int
+
+
+def variant_log(folder: Path, variant: Variant) -> Path:
+    return folder / (re.sub(r"[^A-Za-z0-9_.-]+", "-", variant.name).strip("-").lower() + ".jsonl")
+
+
+def run_ablation(variants: Sequence[Variant], build: Callable[[Variant], dspy.Module], examples: Sequence[dspy.Example],
+                 metrics: Sequence[Metric], folder: Path, meta: dict, threads: int = 1,
+                 progress: bool = True) -> list[VariantResult]:
+    folder.mkdir(parents=True, exist_ok=True)
+    for variant in variants:
+        if progress:
+            print(f"== {variant.name} ({variant.method}{', ' if variant.knobs else ''}"
+                  f"{', '.join(f'{k}={v}' for k, v in variant.knobs.items())})", flush=True)
+        log = RunLog(variant_log(folder, variant), {**meta, **variant.to_dict()})
+        if len(log.done_qids() & {ex.qid for ex in examples}) < len(examples):
+            evaluate(build(variant), examples, metrics, log, threads=threads, progress=progress)
+    return summarize_ablation(variants, examples, metrics, folder)
+
+
+def summarize_ablation(variants: Sequence[Variant], examples: Sequence[dspy.Example], metrics: Sequence[Metric],
+                       folder: Path) -> list[VariantResult]:
+    wanted = [ex.qid for ex in examples]
+    rows_by_variant = []
+    for variant in variants:
+        rows = {}
+        path = variant_log(folder, variant)
+        for line in path.read_text(encoding="utf-8").splitlines() if path.is_file() else []:
+            try:
+                row = json.loads(line)
+            except json.JSONDecodeError:
+                continue
+            rows.setdefault(row["qid"], row)
+        rows_by_variant.append([rows[q] for q in wanted if q in rows])
+    base = {r["qid"]: r for r in rows_by_variant[0]}
+    results = []
+    for variant, rows in zip(variants, rows_by_variant):
+        means, intervals, paired = {}, {}, {}
+        for metric in metrics:
+            values = [r["metrics"][metric.name] for r in rows]
+            if not values:
+                continue
+            mean, low, high = paired_bootstrap([0.0] * len(values), values)
+            means[metric.name], intervals[metric.name] = mean, (low, high)
+            shared = [r for r in rows if r["qid"] in base]
+            if shared and variant is not variants[0]:
+                paired[metric.name] = paired_bootstrap([base[r["qid"]]["metrics"][metric.name] for r in shared],
+                                                       [r["metrics"][metric.name] for r in shared])
+        cost = {key: sum((r.get("cost") or {}).get(key, 0) for r in rows) / max(len(rows), 1)
+                for key in ("lm_calls", "prompt_tokens", "completion_tokens", "seconds")}
+        results.append(VariantResult(variant, variant_log(folder, variant), len(rows), means, intervals, paired, cost,
+                                     sum(1 for r in rows if r.get("error"))))
+    return results
+
+
+def write_outputs(results: list[VariantResult], metrics: Sequence[Metric], folder: Path, title: str,
+                  chart_metric: str = "f1") -> dict[str, Path]:
+    names = [m.name for m in metrics]
+    (folder / "table.md").write_text(format_table(results, names, title), encoding="utf-8")
+    with (folder / "table.csv").open("w", newline="", encoding="utf-8") as out:
+        writer = csv.writer(out)
+        writer.writerow(["variant", "method", "knobs", "n"] + [f"{m}{s}" for m in names for s in ("", "_low", "_high")]
+                        + [f"{m}_diff{s}" for m in names for s in ("", "_low", "_high")]
+                        + ["lm_calls", "prompt_tokens", "completion_tokens", "seconds", "errors"])
+        for r in results:
+            writer.writerow([r.variant.name, r.variant.method, json.dumps(r.variant.knobs), r.n]
+                            + [_pct(v) for m in names for v in (r.means.get(m), *r.intervals.get(m, (None, None)))]
+                            + [_pct(v) for m in names for v in r.paired.get(m, (None, None, None))]
+                            + [round(r.cost[k], 2) for k in ("lm_calls", "prompt_tokens", "completion_tokens", "seconds")]
+                            + [r.errors])
+    summary = {"title": title, "variants": [{**r.variant.to_dict(), "log": str(r.log), "n": r.n, "means": r.means,
+                                             "intervals": r.intervals, "paired_vs_first": r.paired, "cost": r.cost,
+                                             "errors": r.errors} for r in results]}
+    (folder / "summary.json").write_text(json.dumps(summary, indent=2), encoding="utf-8")
+    written = {"table.md": folder / "table.md", "table.csv": folder / "table.csv", "summary.json": folder / "summary.json"}
+    written.update(draw_chart(results, chart_metric if chart_metric in names else names[0], folder, title))
+    return written
+
+
+def format_table(results: list[VariantResult], names: list[str], title: str) -> str:
+    first = results[0].variant.name if results else ""
+    lines = [f"### {title}", "", f"Mean x 100 with its 95% bootstrap interval; paired difference against {first} "
+             "over the questions both answered (* the interval excludes 0).", "",
+             "| variant | n | " + " | ".join(names) + " | " + " | ".join(f"{m} vs {first}" for m in names)
+             + " | LM calls/q | tok in/q | s/q | errors |",
+             "|---|---|" + "---|" * (2 * len(names)) + "---|---|---|---|"]
+    for r in results:
+        cells = [f"{_pct(r.means[m])} [{_pct(r.intervals[m][0])}, {_pct(r.intervals[m][1])}]" if m in r.means else "-"
+                 for m in names]
+        diffs = []
+        for m in names:
+            if m not in r.paired:
+                diffs.append("-")
+                continue
+            diff, low, high = r.paired[m]
+            mark = " *" if low > 0 or high < 0 else ""
+            diffs.append(f"{100 * diff:+.1f}{mark} [{100 * low:+.1f}, {100 * high:+.1f}]")
+        lines.append(f"| {r.variant.name} | {r.n} | " + " | ".join(cells) + " | " + " | ".join(diffs)
+                     + f" | {r.cost['lm_calls']:.2f} | {r.cost['prompt_tokens']:.0f} | {r.cost['seconds']:.1f} | {r.errors} |")
+    return "\n".join(lines) + "\n"
+
+
+def draw_chart(results: list[VariantResult], metric: str, folder: Path, title: str) -> dict[str, Path]:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    shown = [r for r in results if metric in r.means]
+    if not shown:
+        return {}
+    labels = [r.variant.name for r in shown]
+    means = [100 * r.means[metric] for r in shown]
+    errors = [[100 * (r.means[metric] - r.intervals[metric][0]) for r in shown],
+              [100 * (r.intervals[metric][1] - r.means[metric]) for r in shown]]
+    figure, (left, right) = plt.subplots(1, 2, figsize=(11, 0.5 * len(shown) + 1.8), sharey=True)
+    positions = list(range(len(shown)))[::-1]
+    left.barh(positions, means, xerr=errors, color="#4c72b0", capsize=3)
+    left.set_yticks(positions, labels)
+    left.set_xlabel(f"{metric} x 100 (95% bootstrap interval)")
+    right.barh(positions, [r.cost["lm_calls"] for r in shown], color="#dd8452")
+    right.set_xlabel("LM calls per question")
+    figure.suptitle(title)
+    figure.tight_layout()
+    written = {}
+    for suffix in ("png", "svg"):
+        path = folder / f"chart.{suffix}"
+        figure.savefig(path, dpi=110, bbox_inches="tight")
+        written[path.name] = path
+    plt.close(figure)
+    return written
+
+
+def _pct(value: float | None) -> str:
+    return "" if value is None else f"{100 * value:.1f}"

@@ -1,0 +1,56 @@
+"""hopkit ablate: every declared variant on the same questions, resumable, with tables, intervals and a chart."""
+
+import json
+
+import dspy
+import pytest
+
+from hopkit.cli.main import main
+from hopkit.errors import InputError
+from hopkit.lm.accounted import AccountedLM
+from hopkit.variants import ABLATIONS, parse_variants
+from scripted_engine import FieldEchoEngine
+
+
+@pytest.fixture
+def scripted(monkeypatch, hopkit_home):
+    engine = FieldEchoEngine(answer="Morn")
+    lm = AccountedLM("local/scripted", engine=engine, cache=False)
+    monkeypatch.setattr("hopkit.cli.ablate.configure_lm", lambda args: dspy.configure(lm=lm))
+    assert main(["index", "--backend", "bm25", "--dataset", "bundled:dev"]) == 0
+    return engine
+
+
+def test_ircot_ablations_write_tables_intervals_and_a_chart_and_resume(scripted, tmp_path, capsys):
+    out = tmp_path / "ablate"
+    argv = ["ablate", "--method", "ircot", "--dataset", "bundled:dev", "--n", "3", "--out", str(out), "--quiet"]
+    assert main(argv) == 0
+    printed = capsys.readouterr().out
+    names = [v.name for v in ABLATIONS["ircot"]]
+    assert all(f"| {name} | 3 |" in printed for name in names)
+    summary = json.loads((out / "summary.json").read_text())
+    assert [v["name"] for v in summary["variants"]] == names
+    assert summary["variants"][0]["paired_vs_first"] == {} and "f1" in summary["variants"][1]["paired_vs_first"]
+    assert all(len(v["intervals"]["f1"]) == 2 for v in summary["variants"])
+    assert (out / "table.csv").read_text().splitlines()[0].startswith("variant,method,knobs,n,em,em_low,em_high")
+    assert (out / "chart.png").stat().st_size > 1000 and (out / "chart.svg").read_text().lstrip().startswith("<?xml")
+    calls = len(scripted.requests)
+    assert main(argv) == 0  # everything is in the logs: no LM call
+    assert len(scripted.requests) == calls
+
+
+def test_user_variants_inline_and_from_json(tmp_path):
+    inline = parse_variants("K4:k=4;K8:k=8,answer_reader=direct", "ircot")
+    assert [(v.name, v.method, v.knobs) for v in inline] == [("K4", "ircot", {"k": 4}),
+                                                              ("K8", "ircot", {"k": 8, "answer_reader": "direct"})]
+    path = tmp_path / "variants.json"
+    path.write_text(json.dumps([{"name": "base"}, {"name": "OneR", "method": "oner", "knobs": {"k": 5}}]))
+    assert [(v.method, v.knobs) for v in parse_variants(str(path), "ircot")] == [("ircot", {}), ("oner", {"k": 5})]
+    with pytest.raises(InputError):
+        parse_variants("no colon here", "ircot")
+
+
+def test_a_bad_variant_knob_fails_before_anything_runs(scripted, tmp_path):
+    code = main(["ablate", "--method", "ircot", "--dataset", "bundled:dev", "--n", "2", "--out", str(tmp_path),
+                 "--variants", "A:k=99"])
+    assert code != 0 and scripted.requests == [] and not list(tmp_path.glob("*.jsonl"))
