@@ -325,6 +325,17 @@ def cmd_report(args: argparse.Namespace) -> None:
     from hopkit.evaluation.harness import format_report, summarize
     from hopkit.evaluation.metrics import get_metric
 
+    if args.html is not None:
+        from hopkit.report.page import build_page, read_run
+
+        missing = [str(p) for p in args.runs if not p.is_file()]
+        if missing:
+            raise InputError(f"no run log at {', '.join(missing)}")
+        runs = [(p.stem, read_run(p)[: args.n] if args.n else read_run(p)) for p in args.runs]
+        args.html.parent.mkdir(parents=True, exist_ok=True)
+        args.html.write_text(build_page(runs, args.title or " vs ".join(label for label, _ in runs)), encoding="utf-8")
+        print(f"report: {args.html} ({sum(len(rows) for _, rows in runs)} rows from {len(runs)} run(s))")
+        return
     for path in args.runs:
         if path.is_dir() and (path / "summary.json").is_file():
             from hopkit.optimize.summary_table import read_summary, summary_rows

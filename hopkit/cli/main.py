@@ -61,6 +61,9 @@ def build_parser() -> argparse.ArgumentParser:
     report = verbs.add_parser("report", help="the eval table of finished run logs, or an optimize study folder's summary")
     report.add_argument("runs", type=Path, nargs="+")
     report.add_argument("--n", type=int, default=None, help="first n rows only")
+    report.add_argument("--html", type=Path, default=None,
+                        help="write one self-contained page (summary, questions, traces, filters; two runs side by side)")
+    report.add_argument("--title", default=None, help="the page's title")
     report.set_defaults(run=commands.cmd_report)
 
     compare = verbs.add_parser("compare", help="paired difference of two run logs of the same questions, "
