@@ -55,17 +55,27 @@ regressions() {  # the rows of docs/results.md that this work must not lose (fin
     run ircot-bundled-dev20 "$PY" -m hopkit.cli.main eval --method ircot --dataset bundled:dev --n 20 \
         --retriever colbert --lm local:qwen1.5b --quiet --out "$OUT/regression-ircot-bundled-dev-colbert.jsonl"
 }
+calibrate() {  # dataset, reader, queries, n, retriever: the reader's confidence against "this passage answers"
+    run "calibrate-$(echo "$1" | tr ':/.' '---')-$2" "$PY" -m hopkit.cli.main calibrate-reader --dataset "$1" \
+        --reader "$2" --queries "$3" --n "$4" --retriever "$5" --lm local:qwen1.5b --quiet \
+        --out "docs/runs/calibration/$(echo "$1" | tr ':/.' '---')__$2__$5.jsonl"
+}
 stage 20
 # IRCoT's K, tuned on dev as the paper does (K in 2, 4, 6, 8); 4 is the default above
 tune_k() { ircot "$2" "ircot-indomain-cot-k$1"__local-qwen1.5b --demos-from "$INDOMAIN" --set answer_reader=cot --set k=$1; }
 tune_k 8 20
+# decisions first: the default demonstrations for real data, and SearChain's theta for the new reader confidence
+ircot 20 ircot-zeroshot-cot__local-qwen1.5b --demos-from none --set answer_reader=cot
+ircot 20 ircot-bundled-cot__local-qwen1.5b --demos-from bundled:train --set answer_reader=cot
+mkdir -p docs/runs/calibration
+calibrate bundled:dev lm hops 20 colbert
+calibrate bundled:dev lm:span hops 20 colbert
+calibrate "$DEV" lm questions 50 bm25
+calibrate "$DEV" lm:span questions 50 bm25
 oner_sweep 100
 # the configuration chosen on the first 20 (CoT reader, K=8), and main's IRCoT, on the same first 50
 tune_k 8 50
 old_ircot 50
-# demonstrations: zero-shot and bundled against in-domain (the K=4 rows above)
-ircot 20 ircot-zeroshot-cot__local-qwen1.5b --demos-from none --set answer_reader=cot
-ircot 20 ircot-bundled-cot__local-qwen1.5b --demos-from bundled:train --set answer_reader=cot
 regressions
 tune_k 6 20
 tune_k 2 20
