@@ -20,7 +20,9 @@ def add_parser(verbs: argparse._SubParsersAction) -> None:
     parser.add_argument("--variants", default=None,
                         help="your own variants: NAME:KNOB=VALUE,...;NAME2:... or a JSON file; the first is the baseline")
     parser.add_argument("--set", action="append", default=[], help="knob=value for every variant that has the knob")
-    parser.add_argument("--metrics", default="em,f1,cover_em,recall@15")
+    parser.add_argument("--metrics", default=None, help="comma-separated (default: the task's metrics)")
+    parser.add_argument("--task", default=None, help="multihop-qa | yes-no | fact-check | slot-filling | long-form "
+                                                     "(default: the dataset's)")
     parser.add_argument("--chart-metric", default="f1")
     parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--out", type=Path, default=None, help="folder (default: runs/ablate/DATASET/METHOD__LM)")
@@ -41,17 +43,22 @@ def cmd_ablate(args: argparse.Namespace) -> None:
 
     if args.n is not None and args.n < 1:
         raise InputError("--n must be at least 1")
+    from hopkit.tasks import apply_task, get_task, task_knobs
+
     variants = parse_variants(args.variants, args.method) if args.variants else ablations(args.method)
     fixed = parse_knobs(args.set)
+    dataset = load_dataset(args.dataset)
+    task = get_task(args.task or dataset.task)
     methods = {v.method: get_method(v.method) for v in variants}
     settings = {}
     for variant in variants:  # every variant's knobs are checked before anything runs
         group = KNOBS.get(methods[variant.method].knob_group or "", {})
-        settings[variant.name] = check_knobs(variant.method, {**{k: v for k, v in fixed.items() if k in group},
-                                                              **variant.knobs})
-    dataset = load_dataset(args.dataset)
+        wanted = {**{k: v for k, v in fixed.items() if k in group}, **variant.knobs}
+        settings[variant.name] = check_knobs(variant.method, task_knobs(variant.method, task, wanted))
     examples = dataset.examples[: args.n] if args.n else dataset.examples
-    metrics = [get_metric(name) for name in args.metrics.split(",")]
+    from hopkit.tasks import task_metrics
+
+    metrics = [get_metric(name) for name in (args.metrics.split(",") if args.metrics else task_metrics(task, examples))]
     retriever = load_retriever(args, dataset) if any(m.needs_retriever for m in methods.values()) else None
     reader = open_reader(args.reader) if any(m.needs_reader for m in methods.values()) else None
     demos_from = resolve_demos_from(args.demos_from, dataset.name)
@@ -60,16 +67,18 @@ def cmd_ablate(args: argparse.Namespace) -> None:
 
     def build(variant):
         method = methods[variant.method]
-        return build_program(variant.method, retriever=retriever if method.needs_retriever else None,
-                             reader=reader if method.needs_reader else None,
-                             train=train if method.uses_demos else None, **settings[variant.name])
+        return apply_task(build_program(variant.method, retriever=retriever if method.needs_retriever else None,
+                                        reader=reader if method.needs_reader else None,
+                                        train=train if method.uses_demos else None, **settings[variant.name]), task)
 
     folder = args.out or runs_dir() / "ablate" / slug(dataset.name) / f"{slug(args.method)}__{slug(args.lm)}"
     meta = {"dataset": dataset.name, "lm": args.lm, "api_base": args.api_base, "retriever": args.retriever,
             "reader": args.reader, "demos_from": demos_from or "none", "max_tokens": args.max_tokens,
-            "fixed_knobs": fixed}
+            "fixed_knobs": fixed, **({"task": task.name} if task.name != "multihop-qa" else {})}
     results = run_ablation(variants, build, examples, metrics, Path(folder), meta, args.threads, not args.quiet)
-    title = f"{args.method} ablations on {dataset.name} (n = {len(examples)}, {args.retriever}, {args.lm})"
-    written = write_outputs(results, metrics, Path(folder), title, args.chart_metric)
+    title = (f"{args.method} ablations on {dataset.name} ({task.name}; n = {len(examples)}, {args.retriever}, "
+             f"{args.lm})")
+    chart = args.chart_metric if args.chart_metric in [m.name for m in metrics] else metrics[0].name
+    written = write_outputs(results, metrics, Path(folder), title, chart)
     print((Path(folder) / "table.md").read_text(encoding="utf-8"))
     print("written: " + ", ".join(str(p) for p in written.values()))

@@ -6,6 +6,10 @@ import argparse
 import json
 import time
 from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from hopkit.tasks import Task
 from pathlib import Path
 
 import dspy
@@ -105,6 +109,12 @@ def cmd_models(args: argparse.Namespace) -> None:
         print(f"{name} ready at {fetch(name, force=args.force)}")
 
 
+def task_of(args: argparse.Namespace, dataset) -> "Task":
+    from hopkit.tasks import get_task
+
+    return get_task(getattr(args, "task", None) or (dataset.task if dataset is not None else "multihop-qa"))
+
+
 def _program(args: argparse.Namespace, dataset, configure_lm: Callable[[], object]) -> tuple[dspy.Module, object]:
     """The program and the corpus its citations point into. Every input is checked first; then
     ``configure_lm`` loads the LM, before the program is built (demonstrations built from chains of
@@ -113,6 +123,9 @@ def _program(args: argparse.Namespace, dataset, configure_lm: Callable[[], objec
 
     from hopkit.reader.loading import open_reader
 
+    from hopkit.tasks import apply_task, task_knobs
+
+    task = task_of(args, dataset)
     saved = getattr(args, "program", None)
     if saved is not None:  # the saved program decides the method; its knobs and demos come with it
         from hopkit.optimize.saved import read_manifest
@@ -129,16 +142,16 @@ def _program(args: argparse.Namespace, dataset, configure_lm: Callable[[], objec
         if args.set:
             raise InputError("--set cannot change a saved program's knobs; optimize again, or drop --program")
         configure_lm()
-        return load_program(saved, retriever=retriever, reader=reader), corpus
+        return apply_task(load_program(saved, retriever=retriever, reader=reader), task), corpus
     from hopkit.programs.demo_source import resolve_demos_from
     from hopkit.programs.registry import check_knobs
 
-    knobs = check_knobs(args.method, parse_knobs(args.set))
+    knobs = check_knobs(args.method, task_knobs(args.method, task, parse_knobs(args.set)))
     demos_from = resolve_demos_from(getattr(args, "demos_from", None), dataset.name if dataset else None)
     args.demos_resolved = demos_from or "none"
     train = load_dataset(demos_from) if method.uses_demos and demos_from else None
     configure_lm()
-    program = build_program(args.method, retriever=retriever, reader=reader, train=train, **knobs)
+    program = apply_task(build_program(args.method, retriever=retriever, reader=reader, train=train, **knobs), task)
     return program, corpus
 
 
@@ -225,9 +238,14 @@ def cmd_eval(args: argparse.Namespace) -> None:
     dataset = load_dataset(args.dataset)
     examples = dataset.examples[: args.n] if args.n else dataset.examples
     program, _ = _program(args, dataset, lambda: configure_lm(args))
-    metrics = [get_metric(name) for name in args.metrics.split(",")]
+    from hopkit.tasks import task_metrics
+
+    task = task_of(args, dataset)
+    metrics = [get_metric(name) for name in (args.metrics.split(",") if args.metrics else task_metrics(task, examples))]
     out = args.out or runs_dir() / slug(dataset.name) / f"{slug(args.method)}__{slug(args.lm)}.jsonl"
     meta = eval_meta(args, dataset.name, parse_knobs(args.set))
+    if task.name != "multihop-qa":
+        meta["task"] = task.name
     if args.program is not None:
         meta["program"] = str(args.program.resolve())
     if get_method(args.method).uses_demos:
@@ -240,7 +258,7 @@ def cmd_eval(args: argparse.Namespace) -> None:
     if args.per_question:
         wanted = {ex.qid for ex in examples}
         print(format_rows([row for row in log.rows if row["qid"] in wanted]))
-    print(format_report(report, f"{args.method} {dataset.name}"))
+    print(format_report(report, f"{args.method} {dataset.name}" + (f" ({task.name})" if task.name != "multihop-qa" else "")))
     print(f"rows: {out}")
 
 

@@ -53,10 +53,14 @@ def load_retriever(args: argparse.Namespace, dataset: Dataset | None) -> Countin
     """The index named by --index, else the dataset's; with a dataset, the index must be over its corpus."""
     if args.index is None and dataset is None:
         raise InputError("give --index or --dataset")
+    if args.index is None and dataset is not None and dataset.corpus is None:
+        raise InputError(f"{dataset.name} brings no passages of its own: index your corpus (e.g. KILT's Wikipedia "
+                         "passages) with `hopkit index --backend bm25 --corpus FILE.jsonl --out DIR` and pass --index DIR")
     retriever = open_retriever(args.retriever, lambda backend: default_index_path(dataset.corpus_name, backend),
                                args.index)
     corpus = getattr(retriever, "corpus", None)
-    if dataset is not None and corpus is not None and corpus.fingerprint() != dataset.corpus.fingerprint():
+    if (dataset is not None and dataset.corpus is not None and corpus is not None
+            and corpus.fingerprint() != dataset.corpus.fingerprint()):
         raise InputError(f"the {args.retriever} index was built over another corpus than {dataset.name}'s; "
                          f"rebuild it with `hopkit index --backend {args.retriever} --dataset {dataset.name}`")
     return CountingRetriever(retriever)

@@ -106,7 +106,7 @@ def build_parser() -> argparse.ArgumentParser:
         else:
             verb.add_argument("--n", type=int, default=None, help="first n questions")
             verb.add_argument("--threads", type=int, default=1)
-            verb.add_argument("--metrics", default="em,f1,cover_em,recall@15")
+            verb.add_argument("--metrics", default=None, help="comma-separated (default: the task's metrics)")
             verb.add_argument("--out", type=Path, default=None, help="JSONL of rows (resumed if it exists)")
             verb.add_argument("--quiet", action="store_true", help="no progress bar")
             verb.add_argument("--per-question", action="store_true", help="print each question's scores and cost")
@@ -114,6 +114,8 @@ def build_parser() -> argparse.ArgumentParser:
         verb.add_argument("--program", type=Path, default=None,
                           help="a saved program folder from hopkit optimize (its method, knobs and demos)")
         verb.add_argument("--dataset", default="bundled:dev")
+        verb.add_argument("--task", default=None, help="multihop-qa | yes-no | fact-check | slot-filling | long-form "
+                                                       "(default: the dataset's)")
         verb.add_argument("--set", action="append", default=[], metavar="KNOB=VALUE", help="override a knob")
         add_lm_flags(verb)
         add_retrieval_flags(verb)

@@ -33,8 +33,9 @@ class ClosedCorpusBuilder:
         self._passages.setdefault(pid, Passage(pid=pid, title=title, text=text))
         return pid
 
-    def build(self) -> Corpus:
-        return Corpus(self._passages.values())
+    def build(self) -> Corpus | None:
+        """The closed corpus, or None when the rows brought no passages (KILT: answer over your own)."""
+        return Corpus(self._passages.values()) if self._passages else None
 
 
 @dataclass
@@ -43,5 +44,6 @@ class Dataset:
 
     name: str
     examples: list[dspy.Example]
-    corpus: Corpus
+    corpus: Corpus | None  # None: an open-corpus dataset, answered over a user's index (--index)
     corpus_name: str
+    task: str = "multihop-qa"  # hopkit/tasks.py: what the answer is and how it is scored

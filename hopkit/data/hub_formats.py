@@ -1,4 +1,9 @@
-"""Real multi-hop datasets through ``datasets``: HotpotQA, 2WikiMultihopQA, MuSiQue (answerable).
+"""Real datasets through ``datasets``: HotpotQA, 2WikiMultihopQA, MuSiQue (answerable), StrategyQA, and
+KILT's FEVER, zsRE, T-REx and ELI5 (SearChain's other tasks).
+
+KILT rows carry no passage text (provenance points into KILT's Wikipedia), so their datasets have an
+empty corpus: answer them over your own passages (``hopkit index --corpus kilt_passages.jsonl`` then
+``--index``), and recall@15 is not reported. StrategyQA's closed corpus is its annotated facts.
 
 Online users name a hub split; anyone can point the same converters at a local file of
 the hub's rows (``name:split@/path/rows.jsonl``), which is how they are tested offline.
@@ -49,11 +54,32 @@ def _musique(row: dict, builder: ClosedCorpusBuilder) -> Any:
     return make_example(str(row["id"]), row["question"], [row["answer"], *row.get("answer_aliases", [])], gold)
 
 
+def _strategyqa(row: dict, builder: ClosedCorpusBuilder) -> Any:
+    facts = row.get("facts") or []
+    facts = [facts] if isinstance(facts, str) else list(facts)
+    title = str(row.get("term") or "fact")
+    gold = [builder.add(title, fact) for fact in facts if str(fact).strip()]
+    answer = row["answer"]
+    answer = ("yes" if answer else "no") if isinstance(answer, bool) else str(answer).strip().lower()
+    return make_example(str(row.get("qid", row.get("id"))), row["question"], [answer], gold,
+                        decomposition=list(row.get("decomposition") or []), facts=facts)
+
+
+def _kilt(row: dict, builder: ClosedCorpusBuilder) -> Any:
+    """KILT: ``input`` and ``output: [{answer, provenance}]``; answers are every output's answer."""
+    answers = [str(o["answer"]).strip() for o in row["output"] if o.get("answer") is not None and str(o["answer"]).strip()]
+    if not answers:
+        return None
+    titles = sorted({p["title"] for o in row["output"] for p in (o.get("provenance") or []) if p.get("title")})
+    return make_example(str(row["id"]), row["input"], list(dict.fromkeys(answers)), [], provenance_titles=titles)
+
+
 @dataclass(frozen=True)
 class HubDataset:
     hub_id: str
     config: str | None
     convert: Callable[[dict, ClosedCorpusBuilder], Any]
+    task: str = "multihop-qa"
 
 
 HUB: dict[str, HubDataset] = {
@@ -61,6 +87,11 @@ HUB: dict[str, HubDataset] = {
     "hotpotqa-fullwiki": HubDataset("hotpotqa/hotpot_qa", "fullwiki", _hotpot_like),
     "2wikimultihopqa": HubDataset("framolfese/2WikiMultihopQA", None, _hotpot_like),
     "musique": HubDataset("dgslibisey/MuSiQue", None, _musique),
+    "strategyqa": HubDataset("ChilleD/StrategyQA", None, _strategyqa, "yes-no"),
+    "fever": HubDataset("facebook/kilt_tasks", "fever", _kilt, "fact-check"),
+    "zsre": HubDataset("facebook/kilt_tasks", "structured_zeroshot", _kilt, "slot-filling"),
+    "trex": HubDataset("facebook/kilt_tasks", "trex", _kilt, "slot-filling"),
+    "eli5": HubDataset("facebook/kilt_tasks", "eli5", _kilt, "long-form"),
 }
 
 
@@ -92,4 +123,4 @@ def load_hub(name: str, split: str, local_file: str | None = None, limit: int | 
             examples.append(example)
         if limit is not None and len(examples) >= limit:
             break
-    return Dataset(f"{name}:{split}", examples, builder.build(), f"{name}-{split}")
+    return Dataset(f"{name}:{split}", examples, builder.build(), f"{name}-{split}", spec.task)

@@ -13,6 +13,7 @@ from typing import Any
 
 from hopkit.errors import UnknownNameError
 from hopkit.text.normalize import answer_tokens, normalize_answer
+from hopkit.text.labels import claim_label
 from hopkit.text.similarity import rouge_l, token_f1
 
 RECALL_BUDGET = 15
@@ -28,6 +29,12 @@ def cover_exact_match(prediction: str, gold: str) -> float:
     if not gold_norm:
         return 0.0
     return float(f" {gold_norm} " in f" {normalize_answer(prediction)} ")
+
+
+def label_match(prediction: str, gold: str) -> float:
+    """A claim's label (SUPPORTS / REFUTES) read by words on both sides; no label is wrong."""
+    predicted = claim_label(prediction)
+    return float(predicted is not None and predicted == claim_label(gold))
 
 
 def recall_at(ranked_pids: list[str], gold_pids: list[str], budget: int = RECALL_BUDGET) -> float:
@@ -69,6 +76,7 @@ METRICS: dict[str, Metric] = {
         Metric("f1", True, _best_over_aliases(token_f1)),
         Metric("cover_em", True, _best_over_aliases(cover_exact_match)),
         Metric("rouge_l", True, _best_over_aliases(rouge_l)),
+        Metric("label_acc", True, _best_over_aliases(label_match)),
         Metric("recall@15", True, _recall),
     ]
 }

@@ -1,0 +1,118 @@
+"""Tasks: what the answer is, how the answer steps are told, SearChain's answer form, and the metrics.
+
+One declared setting chooses them for every method (``hopkit eval --task``, or inferred from the
+dataset), instead of a fork of each program: ``apply_task`` rewords the program's answer steps and
+wraps its answer in the task's canonical form (a claim's label, a yes/no), keeping the raw answer in
+the trace. SearChain's Table 1 tasks: multi-hop QA (HotpotQA, MuSiQue, 2Wiki, StrategyQA), slot filling
+(zsRE, T-REx), fact checking (FEVER) and long-form QA (ELI5).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import dspy
+
+from hopkit.errors import UnknownNameError
+from hopkit.text.labels import claim_label, yes_no
+
+
+@dataclass(frozen=True)
+class Task:
+    name: str
+    answer: str  # what the answer is, in the signatures' words
+    instruction: str  # added to every answer step's instructions
+    answer_form: str  # SearChain's verification: short (containment of g) or long (ROUGE-L against alpha)
+    metrics: tuple[str, ...]  # the first is the task's metric, named in every table
+    canonical: Callable[[str], str | None] | None = None
+
+    def finish(self, answer: str) -> str:
+        """The answer in the task's form; an answer with no reading stays as it was (and scores as wrong)."""
+        if self.canonical is None:
+            return answer
+        return self.canonical(answer) or answer
+
+
+TASKS: dict[str, Task] = {t.name: t for t in [
+    Task("multihop-qa", "a short answer phrase", "", "short", ("em", "f1", "cover_em", "recall@15")),
+    Task("yes-no", "yes or no", "The question asks yes or no: the answer is yes or no, nothing else.", "short",
+         ("em", "cover_em", "recall@15"), yes_no),
+    Task("fact-check", "SUPPORTS or REFUTES",
+         "The question is a claim to check against the evidence: the answer is SUPPORTS if the evidence shows the "
+         "claim true and REFUTES if it shows it false, nothing else.", "short",
+         ("label_acc", "cover_em", "recall@15"), claim_label),
+    Task("slot-filling", "the entity that fills the slot",
+         "The question is 'subject [SEP] relation': the answer is the entity that the relation links the subject "
+         "to (for 'Ada Pell [SEP] place of birth', the place where Ada Pell was born).", "short",
+         ("cover_em", "em", "f1", "recall@15")),
+    Task("long-form", "a few sentences",
+         "The answer explains in a few sentences, drawing its facts from the evidence.", "long",
+         ("rouge_l", "recall@15")),
+]}
+DEFAULT_TASK = "multihop-qa"
+_ANSWER_FIELDS = ("answer", "final_answer")
+
+
+def get_task(name: str) -> Task:
+    if name not in TASKS:
+        raise UnknownNameError("task", name, list(TASKS))
+    return TASKS[name]
+
+
+def reword(program: dspy.Module, task: Task) -> int:
+    """Add the task's instruction to every predictor that writes an answer; returns how many changed."""
+    if not task.instruction:
+        return 0
+    changed = 0
+    for _, predictor in program.named_predictors():
+        signature = predictor.signature
+        fields = [name for name in _ANSWER_FIELDS if name in signature.output_fields]
+        if not fields:
+            continue
+        signature = signature.with_instructions(f"{signature.instructions.rstrip()} {task.instruction}")
+        for name in fields:
+            signature = signature.with_updated_fields(name, desc=f"{task.answer}")
+        predictor.signature = signature
+        changed += 1
+    return changed
+
+
+class TaskProgram(dspy.Module):
+    """A program answering in a task's form: its answer steps reworded, its answer made canonical."""
+
+    def __init__(self, program: dspy.Module, task: Task) -> None:
+        super().__init__()
+        self.program, self.task = program, task
+        reword(program, task)
+
+    def forward(self, question: str) -> dspy.Prediction:
+        prediction = self.program(question=question)
+        raw = str(getattr(prediction, "answer", "") or "")
+        finished = self.task.finish(raw)
+        trace = dict(getattr(prediction, "trace", None) or {})
+        trace.update({"task": self.task.name, **({"raw_answer": raw} if finished != raw else {})})
+        prediction.answer, prediction.trace = finished, trace
+        return prediction
+
+
+def apply_task(program: dspy.Module, task: str | Task) -> dspy.Module:
+    task = get_task(task) if isinstance(task, str) else task
+    return program if task.name == DEFAULT_TASK else TaskProgram(program, task)
+
+
+def task_knobs(method: str, task: Task, knobs: dict) -> dict:
+    """The task's knob defaults for a method, under the user's: SearChain verifies long-form answers
+    by ROUGE-L against alpha (its answer_form)."""
+    from hopkit.knobs import KNOBS
+    from hopkit.programs.registry import get_method
+
+    declared = KNOBS.get(get_method(method).knob_group or "", {})
+    defaults = {"answer_form": task.answer_form} if "answer_form" in declared and task.answer_form != "short" else {}
+    return {**defaults, **knobs}
+
+
+def task_metrics(task: Task, examples: list) -> list[str]:
+    """The task's metrics; recall@15 only where the examples mark gold paragraphs (KILT rows do not)."""
+    has_gold = any(getattr(example, "gold_pids", None) for example in examples)
+    return [name for name in task.metrics if name != "recall@15" or has_gold]

@@ -1,0 +1,109 @@
+"""SearChain's other tasks: loaders on local rows in the hubs' layouts, the task setting, and its metrics."""
+
+import json
+
+import dspy
+import pytest
+
+from hopkit.data.registry import load_dataset_spec
+from hopkit.evaluation.metrics import get_metric
+from hopkit.lm.accounted import AccountedLM
+from hopkit.programs.baselines import OneR
+from hopkit.programs.registry import build_program
+from hopkit.tasks import TaskProgram, apply_task, get_task, task_knobs, task_metrics
+from hopkit.text.labels import claim_label, yes_no
+from scripted_engine import FieldEchoEngine, ScriptedEngine
+
+
+def _rows(tmp_path, name, rows):
+    path = tmp_path / f"{name}.jsonl"
+    path.write_text("\n".join(json.dumps(r) for r in rows) + "\n")
+    return path
+
+
+def kilt(id_, input_, *answers, title="Ada Pell"):
+    return {"id": id_, "input": input_, "meta": {},
+            "output": [{"answer": a, "provenance": [{"wikipedia_id": "1", "title": title}]} for a in answers]}
+
+
+def test_strategyqa_rows_load_as_yes_no_over_their_facts(tmp_path):
+    path = _rows(tmp_path, "sqa", [{"qid": "s1", "term": "Ada Pell", "description": "a glassmaker",
+                                    "question": "Could Ada Pell have met Bo Tull?", "answer": False,
+                                    "facts": ["Ada Pell died in 1880.", "Bo Tull was born in 1910."],
+                                    "decomposition": ["When did Ada Pell die?", "When was Bo Tull born?"]}])
+    data = load_dataset_spec(f"strategyqa:dev@{path}")
+    example = data.examples[0]
+    assert data.task == "yes-no" and example.answers == ["no"] and len(example.gold_pids) == 2
+    assert example.decomposition[0] == "When did Ada Pell die?" and len(data.corpus) == 2
+
+
+@pytest.mark.parametrize("name, task, row", [
+    ("fever", "fact-check", kilt("f1", "Ada Pell was a glassmaker.", "SUPPORTS")),
+    ("zsre", "slot-filling", kilt("z1", "Ada Pell [SEP] place of birth", "Denton", "Denton, Tarvania")),
+    ("trex", "slot-filling", kilt("t1", "Ada Pell [SEP] occupation", "glassmaker")),
+    ("eli5", "long-form", kilt("e1", "Why is glass clear?", "Because light passes through it without scattering.")),
+])
+def test_kilt_rows_load_with_their_task_and_no_corpus(tmp_path, name, task, row):
+    data = load_dataset_spec(f"{name}:dev@{_rows(tmp_path, name, [row, kilt('x', 'no answer')])}")
+    assert data.task == task and data.corpus is None and len(data.examples) == 1
+    assert data.examples[0].answers == [o["answer"] for o in row["output"]]
+    assert data.examples[0].provenance_titles == ["Ada Pell"]
+    assert task_metrics(get_task(task), data.examples)[-1] != "recall@15"  # no gold paragraphs in KILT rows
+
+
+def test_an_open_corpus_dataset_asks_for_an_index(tmp_path, hopkit_home):
+    from hopkit.cli.main import main
+
+    path = _rows(tmp_path, "fever", [kilt("f1", "Ada Pell was a glassmaker.", "SUPPORTS")])
+    assert main(["eval", "--method", "oner", "--dataset", f"fever:dev@{path}", "--lm", "local:none"]) == 2
+
+
+def test_labels_are_read_by_words_never_by_substring():
+    score = get_metric("label_acc")
+    example = dspy.Example(answers=["SUPPORTS"])
+    assert score(example, dspy.Prediction(answer="NOT SUPPORTS")) == 0.0
+    assert score(example, dspy.Prediction(answer="The evidence supports the claim.")) == 1.0
+    assert score(dspy.Example(answers=["REFUTES"]), dspy.Prediction(answer="refuted")) == 1.0
+    assert score(example, dspy.Prediction(answer="unclear")) == 0.0
+    assert claim_label("NOT SUPPORTS") == "REFUTES" and yes_no("No, it was not.") == "no" and yes_no("maybe") is None
+
+
+def test_the_task_rewords_answer_steps_and_makes_the_answer_canonical():
+    dspy.configure(lm=AccountedLM("local/scripted", engine=FieldEchoEngine(answer="The claim is not supported."),
+                                  cache=False))
+
+    class OneParagraph:
+        def retrieve(self, query, k):
+            from hopkit.data.passage import Passage
+
+            return [Passage("p", "Ada Pell", "Ada Pell was a baker.").ranked(1, 1.0)]
+
+    program = apply_task(OneR(OneParagraph()), "fact-check")
+    assert isinstance(program, TaskProgram)
+    signature = dict(program.named_predictors())["program.answer"].signature
+    assert "REFUTES" in signature.instructions and signature.output_fields["answer"].json_schema_extra["desc"] == \
+        "SUPPORTS or REFUTES"
+    prediction = program(question="Ada Pell was a glassmaker.")
+    assert prediction.answer == "REFUTES" and prediction.trace["raw_answer"] == "The claim is not supported."
+    assert get_metric("cover_em")(dspy.Example(answers=["SUPPORTS"]), prediction) == 0.0
+    assert apply_task(OneR(OneParagraph()), "multihop-qa").__class__ is OneR
+
+
+def test_long_form_searchain_verifies_by_rouge_against_alpha():
+    from test_searchain import QueryRetriever, TableReader, chain, final
+
+    knobs = task_knobs("searchain", get_task("long-form"), {})
+    assert knobs == {"answer_form": "long"} and task_knobs("searchain", get_task("long-form"), {"answer_form": "short"}) \
+        == {"answer_form": "short"}
+    long_answer = "Glass is clear because its atoms are arranged without any grain that would scatter the light."
+    engine = ScriptedEngine([chain(("Why is glass clear?", long_answer)),
+                             chain(("Why is glass clear?", "Light passes through glass."), final="Light passes."),
+                             {"final_content": "Light passes through glass [1].", "answer": "Light passes."}])
+    dspy.configure(lm=AccountedLM("local/scripted", engine=engine, cache=False))
+    program = build_program("searchain", QueryRetriever(), TableReader({"Why is glass clear?": ("light", 0.95)}),
+                            decompose_retry=False, **knobs)
+    prediction = apply_task(program, "long-form")(question="Why is glass clear?")
+    nodes = {n["id"]: n for n in prediction.trace["tree"]["nodes"]}
+    # the document ("text about Why is glass clear?") shares little with the long answer: ROUGE-L < alpha
+    assert program.answer_form == "long" and nodes["r1.1"]["action"] == "verified-corrected"
+    assert prediction.trace["task"] == "long-form"
