@@ -107,3 +107,36 @@ def test_long_form_searchain_verifies_by_rouge_against_alpha():
     # the document ("text about Why is glass clear?") shares little with the long answer: ROUGE-L < alpha
     assert program.answer_form == "long" and nodes["r1.1"]["action"] == "verified-corrected"
     assert prediction.trace["task"] == "long-form"
+
+
+def test_bundled_task_splits_load_with_their_task_over_the_same_corpus(hopkit_home):
+    from collections import Counter
+
+    claims = load_dataset_spec("bundled:fact-check:dev")
+    assert claims.task == "fact-check" and claims.corpus_name == "bundled" and len(claims.examples) == 100
+    labels = Counter(ex.answers[0] for ex in claims.examples)
+    assert set(labels) == {"SUPPORTS", "REFUTES"} and abs(labels["SUPPORTS"] - labels["REFUTES"]) <= 20
+    assert all(len(ex.gold_pids) == 2 and ex.gold_pids[0] in claims.corpus for ex in claims.examples)
+    slots = load_dataset_spec("bundled:slot-filling:dev").examples
+    assert all(" [SEP] " in ex.question and len(ex.gold_pids) == 1 for ex in slots)
+    yes_no_data = load_dataset_spec("bundled:yes-no:test")
+    assert yes_no_data.task == "yes-no" and {ex.answers[0] for ex in yes_no_data.examples} == {"yes", "no"}
+    explain = load_dataset_spec("bundled:long-form:train").examples[0]
+    assert len(explain.answers[0].split()) > 20 and explain.chain[-1].startswith("So the answer is:")
+    assert load_dataset_spec("bundled:dev").task == "multihop-qa"
+
+
+def test_task_splits_leave_the_multihop_files_byte_identical(tmp_path):
+    from hopkit.data.bundled.build import BundledSpec, build_bundled
+
+    with_tasks = build_bundled(tmp_path / "a", BundledSpec(train=20, dev=5, test=5, task_train=5, task_dev=2, task_test=2))
+    without = build_bundled(tmp_path / "b", BundledSpec(train=20, dev=5, test=5, task_train=0, task_dev=0, task_test=0))
+    for name in ("corpus.jsonl", "train.jsonl", "dev.jsonl", "test.jsonl", "triples.jsonl"):
+        assert (with_tasks / name).read_bytes() == (without / name).read_bytes(), name
+
+
+def test_an_unknown_bundled_task_says_which_exist():
+    from hopkit.errors import InputError
+
+    with pytest.raises(InputError, match="fact-check"):
+        load_dataset_spec("bundled:claims:dev")

@@ -30,16 +30,24 @@ def ensure_bundled() -> Path:
 
 
 def load_bundled(split: str) -> Dataset:
+    """``dev`` (multi-hop QA) or ``TASK:dev`` for a task split (fact-check, slot-filling, yes-no, long-form)."""
+    from hopkit.data.bundled.task_questions import TASK_SPLITS
+
+    task, _, split = split.rpartition(":")
+    if task and task not in TASK_SPLITS:
+        raise InputError(f"bundled has no task {task!r}; use one of {', '.join(TASK_SPLITS)} (e.g. bundled:fact-check:dev)")
     if split not in SPLITS:
         raise InputError(f"bundled split {split!r} does not exist; use one of {', '.join(SPLITS)}")
     folder = ensure_bundled()
+    path = folder / "tasks" / f"{task}-{split}.jsonl" if task else folder / f"{split}.jsonl"
     examples = []
-    with (folder / f"{split}.jsonl").open(encoding="utf-8") as lines:
+    with path.open(encoding="utf-8") as lines:
         for line in lines:
             row = json.loads(line)
             examples.append(make_example(row["qid"], row["question"], row["answers"], row["gold_pids"],
                                          type=row["type"], hop_queries=row["hop_queries"], chain=row["chain"]))
-    return Dataset(f"bundled:{split}", examples, Corpus.from_file(folder / "corpus.jsonl"), "bundled")
+    name = f"bundled:{task}:{split}" if task else f"bundled:{split}"
+    return Dataset(name, examples, Corpus.from_file(folder / "corpus.jsonl"), "bundled", task or "multihop-qa")
 
 
 def load_dataset_spec(spec: str) -> Dataset:

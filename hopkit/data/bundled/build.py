@@ -9,10 +9,11 @@ from pathlib import Path
 
 from hopkit.data.bundled.paragraphs import write_paragraphs
 from hopkit.data.bundled.questions import Question, ask_questions
+from hopkit.data.bundled.task_questions import TASK_SPLITS, ask_task_questions
 from hopkit.data.bundled.world import World, WorldSize, build_world
 from hopkit.data.corpus import Corpus
 
-BUNDLED_VERSION = 2  # 2: questions carry a reasoning chain
+BUNDLED_VERSION = 3  # 2: questions carry a reasoning chain; 3: task splits (the earlier files are unchanged)
 SPLITS = ("train", "dev", "test")
 
 
@@ -22,6 +23,9 @@ class BundledSpec:
     train: int = 1000
     dev: int = 300
     test: int = 300
+    task_train: int = 300  # per task (fact-check, slot-filling, yes-no, long-form)
+    task_dev: int = 100
+    task_test: int = 100
 
 
 def build_bundled(folder: Path, spec: BundledSpec = BundledSpec()) -> Path:
@@ -39,8 +43,17 @@ def build_bundled(folder: Path, spec: BundledSpec = BundledSpec()) -> Path:
         _write_jsonl(folder / f"{name}.jsonl", [q.to_dict() for q in rows])
     triples = _triples(splits["train"], world, rng)
     _write_jsonl(folder / "triples.jsonl", triples)
+    task_counts = {}
+    for task in TASK_SPLITS:  # each from its own generator: the files above do not change
+        rows = ask_task_questions(world, spec.seed, task, spec.task_train + spec.task_dev + spec.task_test)
+        parts = {"train": rows[: spec.task_train], "dev": rows[spec.task_train: spec.task_train + spec.task_dev],
+                 "test": rows[spec.task_train + spec.task_dev:]}
+        for name, part in parts.items():
+            _write_jsonl(folder / "tasks" / f"{task}-{name}.jsonl", [q.to_dict() for q in part])
+        task_counts[task] = {k: len(v) for k, v in parts.items()}
     manifest = {"version": BUNDLED_VERSION, "spec": asdict(spec), "passages": len(corpus),
-                "questions": {k: len(v) for k, v in splits.items()}, "triples": len(triples),
+                "questions": {k: len(v) for k, v in splits.items()}, "task_questions": task_counts,
+                "triples": len(triples),
                 "corpus_sha256": corpus.fingerprint()}
     (folder / "manifest.json").write_text(json.dumps(manifest, indent=2))  # written last: marks a complete build
     return folder
@@ -66,6 +79,7 @@ def _triples(train: list[Question], world: World, rng: random.Random) -> list[di
 
 
 def _write_jsonl(path: Path, rows: list[dict]) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_suffix(".tmp")
     with tmp.open("w", encoding="utf-8") as out:
         for row in rows:
