@@ -24,6 +24,8 @@ def add_lm_flags(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--api-key", default=None)
     parser.add_argument("--max-tokens", type=int, default=512)
     parser.add_argument("--no-cache", action="store_true", help="do not reuse cached LM answers")
+    parser.add_argument("--lm-timeout", type=float, default=120.0,
+                        help="seconds an LM server may take for one call before the call fails (recorded, retried on rerun)")
 
 
 def add_retrieval_flags(parser: argparse.ArgumentParser) -> None:
@@ -38,7 +40,7 @@ def add_retrieval_flags(parser: argparse.ArgumentParser) -> None:
 
 def configure_lm(args: argparse.Namespace) -> dspy.LM:
     lm = make_lm(LMSpec(model=args.lm, api_base=args.api_base, api_key=args.api_key, max_tokens=args.max_tokens,
-                        cache=not args.no_cache))
+                        cache=not args.no_cache, timeout=getattr(args, "lm_timeout", 120.0)))
     if not LMSpec(model=args.lm).is_local:
         check_reachable(lm)
     dspy.configure(lm=lm)

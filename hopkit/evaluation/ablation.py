@@ -20,7 +20,7 @@ import dspy
 from hopkit.evaluation.harness import evaluate
 from hopkit.evaluation.metrics import Metric
 from hopkit.evaluation.paired import paired_bootstrap
-from hopkit.evaluation.run_log import RunLog
+from hopkit.evaluation.run_log import RunLog, final_rows, parse_lines
 from hopkit.variants import Variant
 
 
@@ -49,7 +49,7 @@ def run_ablation(variants: Sequence[Variant], build: Callable[[Variant], dspy.Mo
             print(f"== {variant.name} ({variant.method}{', ' if variant.knobs else ''}"
                   f"{', '.join(f'{k}={v}' for k, v in variant.knobs.items())})", flush=True)
         log = RunLog(variant_log(folder, variant), {**meta, **variant.to_dict()})
-        if len(log.done_qids() & {ex.qid for ex in examples}) < len(examples):
+        if len(log.done_qids() & {ex.qid for ex in examples}) < len(examples):  # missing or failed questions
             evaluate(build(variant), examples, metrics, log, threads=threads, progress=progress)
     return summarize_ablation(variants, examples, metrics, folder)
 
@@ -59,14 +59,9 @@ def summarize_ablation(variants: Sequence[Variant], examples: Sequence[dspy.Exam
     wanted = [ex.qid for ex in examples]
     rows_by_variant = []
     for variant in variants:
-        rows = {}
         path = variant_log(folder, variant)
-        for line in path.read_text(encoding="utf-8").splitlines() if path.is_file() else []:
-            try:
-                row = json.loads(line)
-            except json.JSONDecodeError:
-                continue
-            rows.setdefault(row["qid"], row)
+        parsed, _ = parse_lines(path.read_text(encoding="utf-8").splitlines()) if path.is_file() else ([], False)
+        rows = {row["qid"]: row for row in final_rows(parsed)}
         rows_by_variant.append([rows[q] for q in wanted if q in rows])
     base = {r["qid"]: r for r in rows_by_variant[0]}
     results = []

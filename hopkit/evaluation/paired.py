@@ -8,7 +8,6 @@ one method beats another rests on this interval, not on two means.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -41,21 +40,16 @@ class Comparison:
 
 
 def read_rows(path: Path) -> dict[str, dict]:
-    """A run log's rows by qid (the first row of a question counts, as in the harness)."""
+    """A run log's rows by qid (each question's final row, as the harness reads it)."""
+    from hopkit.evaluation.run_log import final_rows, parse_lines
+
     if not Path(path).is_file():
         raise InputError(f"no run log at {path}")
-    rows: dict[str, dict] = {}
-    for line_no, line in enumerate(Path(path).read_text(encoding="utf-8").splitlines(), start=1):
-        if not line.strip():
-            continue
-        try:
-            row = json.loads(line)
-        except json.JSONDecodeError:
-            continue  # a torn last line of a killed run, as the harness treats it
-        if not isinstance(row, dict) or "qid" not in row or "metrics" not in row:
-            raise InputError(f"{path}:{line_no} is not a hopkit run-log row (needs qid and metrics)")
-        rows.setdefault(str(row["qid"]), row)
-    return rows
+    parsed, _ = parse_lines(Path(path).read_text(encoding="utf-8").splitlines())  # a torn last line is skipped
+    for line_no, row in enumerate(parsed, start=1):
+        if "qid" not in row or "metrics" not in row:
+            raise InputError(f"{path}: row {line_no} is not a hopkit run-log row (needs qid and metrics)")
+    return {str(row["qid"]): row for row in final_rows(parsed)}
 
 
 def paired_bootstrap(a: list[float], b: list[float], samples: int = 10_000, seed: int = 0,

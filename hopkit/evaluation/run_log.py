@@ -39,22 +39,11 @@ class RunLog:
     def _read_rows(self) -> list[dict]:
         if not self.path.exists():
             return []
-        rows, seen, torn = [], set(), False
         with locked(self.path):
-            for line in self.path.read_text(encoding="utf-8").splitlines():
-                if not line.strip():
-                    continue
-                try:
-                    row = json.loads(line)
-                except json.JSONDecodeError:
-                    torn = True  # a write cut by a kill; the question is redone
-                    continue
-                if row.get("qid") not in seen:
-                    seen.add(row.get("qid"))
-                    rows.append(row)
-            if torn:
-                self._rewrite(rows)
-        return rows
+            parsed, torn = parse_lines(self.path.read_text(encoding="utf-8").splitlines())
+            if torn:  # a write cut by a kill: drop it (the question is redone), keep every whole row
+                self._rewrite(parsed)
+        return final_rows(parsed)
 
     def _rewrite(self, rows: list[dict]) -> None:
         tmp = self.path.with_suffix(".tmp")
@@ -62,7 +51,8 @@ class RunLog:
         tmp.replace(self.path)
 
     def done_qids(self) -> set[str]:
-        return {row["qid"] for row in self.rows}
+        """Questions answered without an error; a question whose row recorded an error runs again."""
+        return {row["qid"] for row in self.rows if not row.get("error")}
 
     def append(self, row: dict) -> None:
         line = json.dumps(row, ensure_ascii=False, default=str) + "\n"
@@ -70,7 +60,37 @@ class RunLog:
             with self.path.open("a", encoding="utf-8") as out:
                 out.write(line)
                 out.flush()
-            self.rows.append(row)
+            self.rows = final_rows([*self.rows, row])
+
+
+def parse_lines(lines: list[str]) -> tuple[list[dict], bool]:
+    """Every whole JSON row, and whether a line was torn (a write cut by a kill)."""
+    rows, torn = [], False
+    for line in lines:
+        if not line.strip():
+            continue
+        try:
+            row = json.loads(line)
+        except json.JSONDecodeError:
+            torn = True
+            continue
+        if isinstance(row, dict):
+            rows.append(row)
+    return rows, torn
+
+
+def final_rows(rows: list[dict]) -> list[dict]:
+    """One row per question, in first-seen order: its first answered row, else its last error row.
+
+    The log is append-only: a rerun retries the questions that failed and appends their new rows, so a
+    question can hold an error row and, later, its answer; the answer counts."""
+    chosen: dict[str, dict] = {}
+    for row in rows:
+        qid = row.get("qid")
+        if qid not in chosen or (chosen[qid].get("error") and not row.get("error")) or (
+                chosen[qid].get("error") and row.get("error")):
+            chosen[qid] = row
+    return list(chosen.values())
 
 
 @contextmanager

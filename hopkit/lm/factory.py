@@ -25,6 +25,7 @@ class LMSpec:
     temperature: float = 0.0
     cache: bool = True
     n_ctx: int = 8192
+    timeout: float = 120.0  # seconds a server may take for one call before it counts as failed
 
     @property
     def is_local(self) -> bool:
@@ -47,7 +48,8 @@ def make_lm(spec: LMSpec) -> dspy.LM:
             "e.g. openai/Qwen2.5-7B-Instruct --api-base http://127.0.0.1:8000/v1"
         )
     return AccountedLM(spec.model, api_base=spec.api_base, api_key=spec.api_key or ("none" if spec.api_base else None),
-                       max_tokens=spec.max_tokens, temperature=spec.temperature, cache=spec.cache, num_retries=1)
+                       max_tokens=spec.max_tokens, temperature=spec.temperature, cache=spec.cache, num_retries=1,
+                       timeout=spec.timeout)
 
 
 def check_reachable(lm: dspy.LM) -> None:

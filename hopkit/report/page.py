@@ -117,15 +117,8 @@ def _side_by_side(run_a: tuple[str, list[dict]], run_b: tuple[str, list[dict]]) 
 
 
 def read_run(path: Path) -> list[dict]:
-    import json
+    """Each question's final row (hopkit.evaluation.run_log.final_rows), in log order."""
+    from hopkit.evaluation.run_log import final_rows, parse_lines
 
-    rows, seen = [], set()
-    for line in Path(path).read_text(encoding="utf-8").splitlines():
-        try:
-            row = json.loads(line)
-        except json.JSONDecodeError:
-            continue  # a torn last line of a killed run
-        if isinstance(row, dict) and "qid" in row and row["qid"] not in seen:
-            seen.add(row["qid"])
-            rows.append(row)
-    return rows
+    parsed, _ = parse_lines(Path(path).read_text(encoding="utf-8").splitlines())
+    return final_rows([row for row in parsed if "qid" in row])
