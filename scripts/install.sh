@@ -9,5 +9,5 @@ PYTHON=${PYTHON:-python3}
 # torch would pull several GB of CUDA wheels. On a GPU machine install the torch you need instead.
 .venv/bin/python -c "import torch" 2>/dev/null || .venv/bin/python -m pip install --quiet "torch==2.13.0"
 # llama-cpp-python builds from source (about 6 minutes on 2 cores; pip caches the wheel afterwards).
-CMAKE_ARGS="${CMAKE_ARGS:--DGGML_NATIVE=OFF}" .venv/bin/python -m pip install --quiet -e ".[local,dev]"
+CMAKE_ARGS="${CMAKE_ARGS:--DGGML_NATIVE=OFF}" .venv/bin/python -m pip install --quiet -e ".[local,dev,postgres]"
 echo "hopkit installed in .venv"
