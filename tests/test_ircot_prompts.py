@@ -86,6 +86,14 @@ def test_the_reasoner_sees_every_earlier_sentence_and_every_collected_paragraph(
     assert "Paragraph text of d." not in last_user_turn(engine.requests[1])  # retrieved after the second step
 
 
+def test_a_reason_step_is_capped_to_a_few_sentences_and_the_reader_is_not():
+    retriever = TableRetriever({"Q?": ["a"]})
+    engine = scripted([{"continuation": "So the answer is: Dora."}, {"answer": "Dora"}])
+    IRCoT(retriever, k=1, answer_reader="direct")(question="Q?")
+    assert engine.requests[0].config.max_tokens == 160
+    assert engine.requests[1].config.max_tokens != 160
+
+
 def test_every_reasoner_demonstration_runs_through_the_answer_step(tmp_path):
     corpus = Corpus([Passage(f"p{i}", f"T{i}", f"paragraph {i}") for i in range(20)])
     train = [dspy.Example(question=f"q{i}?", answers=[f"a{i}"], gold_pids=[f"p{i}", f"p{i + 10}"],

@@ -67,12 +67,16 @@ class IRCoT(dspy.Module):
                  cap: int = knob("ircot", "cap").default, max_steps: int = knob("ircot", "max_steps").default,
                  answer_reader: ReaderMode = knob("ircot", "answer_reader").default,
                  max_words: int = PARAGRAPH_WORDS,
-                 stop_on_repeat: bool = knob("ircot", "stop_on_repeat").default, demos: DemoSet | None = None) -> None:
+                 stop_on_repeat: bool = knob("ircot", "stop_on_repeat").default, demos: DemoSet | None = None,
+                 step_tokens: int = 160) -> None:
         super().__init__()
         self.retriever = retriever
         self.k = knob("ircot", "k").check(k)
         self.cap = knob("ircot", "cap").check(cap)
         self.max_steps = knob("ircot", "max_steps").check(max_steps)
+        # one step keeps one new sentence; a generation that copies paragraphs is cut here (the paper's step
+        # generates a single sentence), and what follows the first new sentence is never used
+        self.step_tokens = step_tokens
         self.reader_mode = knob("ircot", "answer_reader").check(answer_reader)
         self.max_words = max_words
         self.stop_on_repeat = knob("ircot", "stop_on_repeat").check(bool(stop_on_repeat))
@@ -100,7 +104,7 @@ class IRCoT(dspy.Module):
             before = _usage_now()
             try:
                 raw = self.reason(context=collection.formatted, question=question,
-                                  reasoning_so_far=" ".join(sentences),
+                                  reasoning_so_far=" ".join(sentences), config={"max_tokens": self.step_tokens},
                                   **without_own_example(self.reason, question)).continuation
             except AdapterParseError as error:  # counted; the paragraphs collected so far go to the reader
                 steps.append({"step": step, "sentence": None, "parse_error": str(error)[:300], "cost": _delta(before)})
