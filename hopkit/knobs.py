@@ -91,8 +91,10 @@ KNOBS: dict[str, dict[str, Knob]] = {
                                   choices=(True, False)),
         "repetitive_pruning": Knob("repetitive_pruning", True, "do not review or expand a retrieved paragraph "
                                    "already in the evidence pool", choices=(True, False)),
-        "budget": Knob("budget", 0, "most LM calls per question before the search stops and fuses (0: no limit)",
-                       0, 100, 1),
+        "budget": Knob("budget", 11, "most LM calls per question before the search stops and fuses, so at most "
+                       "budget + 1 calls in all; 0: no limit (the paper's search, 16.9 calls on average there). An "
+                       "addition: unbounded, a 1.5B reviewer that rightly finds one paragraph insufficient for a "
+                       "comparison expands every path, up to 85 calls", 0, 100, 1),
         "check_accept": Knob("check_accept", True, "addition: an accept whose short answer is not in the paragraphs "
                              "on its path (yes/no: fewer than two paragraphs) searches on instead",
                              choices=(True, False)),
