@@ -30,9 +30,11 @@ def cmd_data_build(args: argparse.Namespace) -> None:
     from hopkit.data.bundled.build import BundledSpec, build_bundled
     from hopkit.data.registry import bundled_dir
 
-    folder = args.out or bundled_dir()
+    if args.paragraphs is not None and args.paragraphs < 1:
+        raise InputError("--paragraphs must be a positive number of passages")
+    folder = args.out or bundled_dir(args.paragraphs)
     start = time.perf_counter()
-    build_bundled(folder, BundledSpec(seed=args.seed))
+    build_bundled(folder, BundledSpec(seed=args.seed, paragraphs=args.paragraphs))
     manifest = json.loads((folder / "manifest.json").read_text())
     print(f"bundled benchmark in {folder} ({time.perf_counter() - start:.1f}s): {manifest['passages']} passages, "
           f"questions {manifest['questions']}, {manifest['triples']} retriever triples")

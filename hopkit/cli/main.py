@@ -21,6 +21,8 @@ def build_parser() -> argparse.ArgumentParser:
     build = data_verbs.add_parser("build", help="generate the bundled benchmark (seconds, deterministic)")
     build.add_argument("--out", type=Path, default=None)
     build.add_argument("--seed", type=int, default=13)
+    build.add_argument("--paragraphs", type=int, default=None,
+                       help="grow the world to N passages (e.g. 200000; default 2,804); use it as bundled:dev@N")
     build.set_defaults(run=commands.cmd_data_build)
 
     index = verbs.add_parser("index", help="build a retrieval index over a corpus")

@@ -17,28 +17,35 @@ from hopkit.paths import data_dir
 KINDS = ["bundled", "ircot", "ircot-demos", *HUB]
 
 
-def bundled_dir() -> Path:
-    return data_dir() / f"bundled-v{BUNDLED_VERSION}"
+def bundled_dir(paragraphs: int | None = None) -> Path:
+    return data_dir() / (f"bundled-v{BUNDLED_VERSION}" + (f"-p{paragraphs}" if paragraphs else ""))
 
 
-def ensure_bundled() -> Path:
-    """Build the bundled benchmark on first use (a few seconds); later calls reuse it."""
-    folder = bundled_dir()
+def ensure_bundled(paragraphs: int | None = None) -> Path:
+    """Build the bundled benchmark on first use (seconds; minutes at 200k passages); later calls reuse it."""
+    from hopkit.data.bundled.build import BundledSpec
+
+    folder = bundled_dir(paragraphs)
     if not (folder / "manifest.json").is_file():
-        build_bundled(folder)
+        build_bundled(folder, BundledSpec(paragraphs=paragraphs))
     return folder
 
 
 def load_bundled(split: str) -> Dataset:
-    """``dev`` (multi-hop QA) or ``TASK:dev`` for a task split (fact-check, slot-filling, yes-no, long-form)."""
+    """``dev`` (multi-hop QA) or ``TASK:dev`` for a task split (fact-check, slot-filling, yes-no, long-form);
+    ``dev@50000`` for the world grown to 50,000 passages (``hopkit data build --paragraphs 50000``)."""
     from hopkit.data.bundled.task_questions import TASK_SPLITS
 
+    split, _, size = split.partition("@")
+    if size and not size.isdigit():
+        raise InputError(f"bundled size {size!r} is not a number of passages (e.g. bundled:dev@50000)")
+    paragraphs = int(size) if size else None
     task, _, split = split.rpartition(":")
     if task and task not in TASK_SPLITS:
         raise InputError(f"bundled has no task {task!r}; use one of {', '.join(TASK_SPLITS)} (e.g. bundled:fact-check:dev)")
     if split not in SPLITS:
         raise InputError(f"bundled split {split!r} does not exist; use one of {', '.join(SPLITS)}")
-    folder = ensure_bundled()
+    folder = ensure_bundled(paragraphs)
     path = folder / "tasks" / f"{task}-{split}.jsonl" if task else folder / f"{split}.jsonl"
     examples = []
     with path.open(encoding="utf-8") as lines:
@@ -46,8 +53,9 @@ def load_bundled(split: str) -> Dataset:
             row = json.loads(line)
             examples.append(make_example(row["qid"], row["question"], row["answers"], row["gold_pids"],
                                          type=row["type"], hop_queries=row["hop_queries"], chain=row["chain"]))
-    name = f"bundled:{task}:{split}" if task else f"bundled:{split}"
-    return Dataset(name, examples, Corpus.from_file(folder / "corpus.jsonl"), "bundled", task or "multihop-qa")
+    name = (f"bundled:{task}:{split}" if task else f"bundled:{split}") + (f"@{paragraphs}" if paragraphs else "")
+    corpus_name = f"bundled-p{paragraphs}" if paragraphs else "bundled"
+    return Dataset(name, examples, Corpus.from_file(folder / "corpus.jsonl"), corpus_name, task or "multihop-qa")
 
 
 def load_dataset_spec(spec: str) -> Dataset:

@@ -26,12 +26,13 @@ class BundledSpec:
     task_train: int = 300  # per task (fact-check, slot-filling, yes-no, long-form)
     task_dev: int = 100
     task_test: int = 100
+    paragraphs: int | None = None  # grow the world to this many passages (default: 2,804); questions as before
 
 
 def build_bundled(folder: Path, spec: BundledSpec = BundledSpec()) -> Path:
     """Generate everything from ``spec.seed``; identical seeds give identical files."""
     rng = random.Random(spec.seed)
-    world = build_world(rng, WorldSize())
+    world = build_world(rng, WorldSize().scaled(spec.paragraphs) if spec.paragraphs else WorldSize())
     corpus = Corpus(write_paragraphs(world, rng))
     questions = ask_questions(world, rng, spec.train + spec.dev + spec.test)
     splits = {"train": questions[: spec.train],

@@ -51,6 +51,18 @@ class WorldSize:
     people: int = 1100
     works: int = 1100
 
+    @property
+    def total(self) -> int:
+        return self.countries + self.cities + self.orgs + self.people + self.works
+
+    def scaled(self, passages: int) -> "WorldSize":
+        """The same mix of kinds grown (never shrunk) to exactly ``passages`` entities, one paragraph each."""
+        if passages <= self.total:
+            return self
+        factor = passages / self.total
+        grown = {kind: round(getattr(self, kind) * factor) for kind in ("countries", "cities", "orgs", "works")}
+        return WorldSize(people=passages - sum(grown.values()), **grown)
+
 
 def build_world(rng: random.Random, size: WorldSize = WorldSize()) -> World:
     forge = NameForge(rng)
@@ -59,8 +71,11 @@ def build_world(rng: random.Random, size: WorldSize = WorldSize()) -> World:
     people = _people(rng, forge, size.people, cities)
     orgs = _orgs(rng, forge, size.orgs, cities, people)
     works = _works(rng, forge, size.works, people, orgs)
+    orgs_by_kind: dict[str, list[Entity]] = {}
+    for org in orgs:  # in the organisations' order, so the draws below are the same as a scan per person
+        orgs_by_kind.setdefault(org.facts["kind"], []).append(org)
     for person in people:  # employers are drawn once organisations exist
-        fitting = [o for o in orgs if o.facts["kind"] == OCCUPATIONS[person.facts["occupation"]][1]]
+        fitting = orgs_by_kind[OCCUPATIONS[person.facts["occupation"]][1]]
         person.facts["employer"] = rng.choice(fitting).pid
     return World(countries, cities, orgs, people, works)
 
