@@ -340,6 +340,33 @@ def cmd_eval_retrieval(args: argparse.Namespace) -> None:
     print(report.row(f"{args.retriever} {dataset.name} ({args.queries})"))
 
 
+def cmd_bench_retrieval(args: argparse.Namespace) -> None:
+    from dataclasses import asdict
+
+    from hopkit.evaluation.scale_bench import HEADER, bench_sizes
+    from hopkit.retrieval.loading import parse_plaid
+
+    try:
+        sizes = [int(size) for size in args.sizes.split(",") if size.strip()]
+    except ValueError:
+        raise InputError(f"--sizes takes numbers of passages, e.g. 5000,50000, got {args.sizes!r}") from None
+    backends = [b.strip() for b in args.backends.split(",") if b.strip()]
+    unknown = [b for b in backends if b not in ("bm25", "colbert")]
+    if unknown or not sizes or min(sizes) < 1:
+        raise InputError("--backends takes bm25 and/or colbert, and --sizes positive numbers")
+    parse_plaid(args.plaid)  # a bad setting fails before any index is built
+    try:
+        rows = bench_sizes(sizes, backends, args.n, args.k, args.batch, args.checkpoint, args.plaid)
+    except (ValueError, RuntimeError) as error:
+        raise InputError(str(error)) from None
+    print(HEADER)
+    for row in rows:
+        print(row.line())
+    if args.out:
+        args.out.parent.mkdir(parents=True, exist_ok=True)
+        args.out.write_text(json.dumps([asdict(row) for row in rows], indent=2))
+
+
 def cmd_report(args: argparse.Namespace) -> None:
     """Summarise finished run logs again (the same table eval prints), e.g. for docs/results.md."""
     from hopkit.evaluation.harness import format_report, summarize

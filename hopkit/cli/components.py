@@ -31,6 +31,7 @@ def add_lm_flags(parser: argparse.ArgumentParser) -> None:
 def add_retrieval_flags(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--retriever", default="bm25", help="bm25 | colbert | hybrid | remote:URL")
     parser.add_argument("--index", type=Path, default=None, help="index folder (default: the dataset's)")
+    parser.add_argument("--plaid", default=None, help="ColBERT search settings: ncells=N,centroid_score_threshold=X,ndocs=N")
     parser.add_argument("--reader", default="lm", help="lm (answerability confidence) | lm:span | extractive:<model name or path>")
     parser.add_argument("--demos-from", default="auto",
                         help="dataset whose chains become in-context demonstrations (methods that use them): auto "
@@ -58,8 +59,10 @@ def load_retriever(args: argparse.Namespace, dataset: Dataset | None) -> Countin
     if args.index is None and dataset is not None and dataset.corpus is None:
         raise InputError(f"{dataset.name} brings no passages of its own: index your corpus (e.g. KILT's Wikipedia "
                          "passages) with `hopkit index --backend bm25 --corpus FILE.jsonl --out DIR` and pass --index DIR")
+    from hopkit.retrieval.loading import parse_plaid
+
     retriever = open_retriever(args.retriever, lambda backend: default_index_path(dataset.corpus_name, backend),
-                               args.index)
+                               args.index, parse_plaid(getattr(args, "plaid", None)))
     corpus = getattr(retriever, "corpus", None)
     if (dataset is not None and dataset.corpus is not None and corpus is not None
             and corpus.fingerprint() != dataset.corpus.fingerprint()):

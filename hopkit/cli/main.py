@@ -60,6 +60,18 @@ def build_parser() -> argparse.ArgumentParser:
     ablate.add_parser(verbs)
     calibrate.add_parser(verbs)
 
+    scale = verbs.add_parser("bench-retrieval", help="retrieval as the corpus grows: build time, size, memory, "
+                                                     "latency, throughput and recall per size and backend")
+    scale.add_argument("--sizes", default="5000,50000,200000", help="passages per grown world, comma-separated")
+    scale.add_argument("--backends", default="bm25", help="bm25,colbert")
+    scale.add_argument("--checkpoint", default=None, help="ColBERT checkpoint for the colbert backend")
+    scale.add_argument("--n", type=int, default=100, help="dev questions whose hop queries are searched")
+    scale.add_argument("--k", type=int, default=15)
+    scale.add_argument("--batch", type=int, default=32, help="queries per batch for the throughput figure")
+    scale.add_argument("--plaid", default=None, help="ColBERT search settings: ncells=N,centroid_score_threshold=X,ndocs=N")
+    scale.add_argument("--out", type=Path, default=None, help="write the rows as JSON here too")
+    scale.set_defaults(run=commands.cmd_bench_retrieval)
+
     report = verbs.add_parser("report", help="the eval table of finished run logs, or an optimize study folder's summary")
     report.add_argument("runs", type=Path, nargs="+")
     report.add_argument("--n", type=int, default=None, help="first n rows only")

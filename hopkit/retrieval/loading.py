@@ -14,8 +14,25 @@ from hopkit.retrieval.staging import MANIFEST
 BACKENDS = ("bm25", "colbert", "hybrid", "remote:URL")
 
 
-def load_index(folder: Path) -> Retriever:
-    """Whatever index the folder holds, read from its manifest."""
+PLAID_SETTINGS = ("ncells", "centroid_score_threshold", "ndocs")
+
+
+def parse_plaid(text: str | None) -> dict:
+    """``ncells=2,centroid_score_threshold=0.45,ndocs=1024`` -> settings for ColBERT's PLAID search."""
+    settings: dict = {}
+    for pair in (p.strip() for p in (text or "").split(",") if p.strip()):
+        name, _, value = pair.partition("=")
+        if name not in PLAID_SETTINGS or not value:
+            raise InputError(f"--plaid takes {', '.join(f'{s}=VALUE' for s in PLAID_SETTINGS)}, got {pair!r}")
+        try:
+            settings[name] = float(value) if name == "centroid_score_threshold" else int(value)
+        except ValueError:
+            raise InputError(f"--plaid {name} must be a number, got {value!r}") from None
+    return settings
+
+
+def load_index(folder: Path, plaid: dict | None = None) -> Retriever:
+    """Whatever index the folder holds, read from its manifest (``plaid``: ColBERT's search settings)."""
     manifest = Path(folder) / MANIFEST
     if not manifest.is_file():
         raise MissingArtifactError(f"no index at {folder}; build one with `hopkit index --backend bm25|colbert ...`")
@@ -25,21 +42,22 @@ def load_index(folder: Path) -> Retriever:
     if backend == "colbert":
         from hopkit.retrieval.colbert.retriever import ColBERTRetriever
 
-        return ColBERTRetriever(folder)
+        return ColBERTRetriever(folder, plaid)
     raise MissingArtifactError(f"{folder}: unknown index backend {backend!r}")
 
 
-def open_retriever(spec: str, index_for: Callable[[str], Path], index: Path | None = None) -> Retriever:
+def open_retriever(spec: str, index_for: Callable[[str], Path], index: Path | None = None,
+                   plaid: dict | None = None) -> Retriever:
     """``index_for(backend)`` gives the default index folder of a backend; ``index`` overrides it."""
     if spec.startswith("remote:"):
         from hopkit.retrieval.remote import RemoteColBERT
 
         return RemoteColBERT(spec.removeprefix("remote:"))
     if spec in ("bm25", "colbert"):
-        return load_index(index or index_for(spec))
+        return load_index(index or index_for(spec), plaid)
     if spec == "hybrid":
         from hopkit.retrieval.fusion import FusionRetriever
 
-        colbert = load_index(index or index_for("colbert"))
+        colbert = load_index(index or index_for("colbert"), plaid)
         return FusionRetriever([colbert, load_index(index_for("bm25"))])
     raise InputError(f"unknown retriever {spec!r}; use one of {', '.join(BACKENDS)}")

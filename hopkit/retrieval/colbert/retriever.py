@@ -18,7 +18,9 @@ from hopkit.retrieval.staging import MANIFEST
 class ColBERTRetriever:
     backend = "colbert"
 
-    def __init__(self, folder: Path) -> None:
+    def __init__(self, folder: Path, search: dict | None = None) -> None:
+        """``search``: PLAID's search settings (ncells, centroid_score_threshold, ndocs), colbert-ai's defaults
+        (picked by k) where not given; fewer cells and documents trade recall for latency."""
         from colbert import Searcher
         from colbert.infra import ColBERTConfig, Run
 
@@ -30,13 +32,13 @@ class ColBERTRetriever:
         self.manifest = json.loads(manifest_path.read_text())
         if self.manifest.get("backend") != "colbert":
             raise MissingArtifactError(f"{folder} holds a {self.manifest.get('backend')} index, not a ColBERT one")
-        self.folder = folder
+        self.folder, self.search_settings = folder, dict(search or {})
         self.corpus = Corpus.from_file(folder / "corpus.jsonl")
         self._lock = threading.Lock()
         with Run().context(run_config(folder / "colbert-run", "search")), quiet():
             self._searcher = Searcher(index=str(folder / PLAID_FOLDER), checkpoint=self.manifest["checkpoint"],
                                       collection=[colbert_text(p) for p in self.corpus],
-                                      config=ColBERTConfig(), verbose=0)
+                                      config=ColBERTConfig(**(search or {})), verbose=0)
             self._searcher.search("warm up", k=1)  # loads extensions and prints colbert-ai's one-time notices here
 
     def retrieve(self, query: str, k: int) -> list[Passage]:

@@ -1,0 +1,144 @@
+"""Retrieval as the corpus grows: ``hopkit bench-retrieval --sizes 5000,50000,200000``.
+
+For each size (the bundled world grown to N passages) and backend, an index is built in a child process
+(wall time and the child's peak memory), its size on disk is summed, and a second child process loads it
+and measures single-query p50/p95 latency, batched throughput, and recall@1 and recall@15 of the hop
+queries (each single-hop query against the one paragraph that answers it), with its own peak memory.
+Children keep one size's memory from bleeding into the next size's figures.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import statistics
+import subprocess
+import sys
+import time
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+SEARCH_FIELDS = ("p50_ms", "p95_ms", "batch_qps", "recall@1", "recall@15", "queries", "search_peak_mb", "device")
+
+
+@dataclass
+class ScaleRow:
+    size: int
+    backend: str
+    build_s: float | None
+    index_mb: float
+    build_peak_mb: float | None
+    search: dict
+
+    def line(self) -> str:
+        s = self.search
+        build = f"{self.build_s:.1f}" if self.build_s is not None else "(existing)"
+        peak = f"{self.build_peak_mb:.0f}" if self.build_peak_mb is not None else "-"
+        return (f"| {self.size:,} | {self.backend} | {s.get('device', 'cpu')} | {build} | {self.index_mb:.1f} | {peak} | "
+                f"{s['search_peak_mb']:.0f} | {s['p50_ms']:.1f} | {s['p95_ms']:.1f} | {s['batch_qps']:.1f} | "
+                f"{100 * s['recall@1']:.1f} | {100 * s['recall@15']:.1f} | {s['queries']} |")
+
+
+HEADER = ("| passages | backend | device | build s | index MB | build peak MB | search peak MB | p50 ms | p95 ms | "
+          "batch q/s | recall@1 | recall@15 | hop queries |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+
+
+def _child(command: list[str]) -> tuple[float, float, str]:
+    """Run a child; its wall seconds, its own peak resident memory (MB, from wait4) and its stdout."""
+    import tempfile
+
+    start = time.perf_counter()
+    with tempfile.TemporaryFile(mode="w+") as errors:
+        process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=errors, text=True)
+        out = process.stdout.read()  # to EOF; the child is reaped below, with its resource usage
+        _, status, usage = os.wait4(process.pid, 0)
+        process.returncode = os.waitstatus_to_exitcode(status)
+        if process.returncode:
+            errors.seek(0)
+            raise RuntimeError(f"{' '.join(command[2:6])} ... failed: {errors.read().strip()[-400:]}")
+    return time.perf_counter() - start, usage.ru_maxrss / 1024, out
+
+
+def folder_mb(folder: Path) -> float:
+    return sum(p.stat().st_size for p in Path(folder).rglob("*") if p.is_file()) / 2**20
+
+
+def bench_sizes(sizes: list[int], backends: list[str], n: int, k: int, batch: int, checkpoint: str | None,
+                plaid: str | None, say=print) -> list[ScaleRow]:
+    from hopkit.cli.components import default_index_path
+    from hopkit.data.registry import load_dataset_spec
+
+    rows = []
+    for size in sizes:
+        spec = f"bundled:dev@{size}"
+        dataset = load_dataset_spec(spec)  # builds the grown world once (seconds)
+        for backend in backends:
+            folder = default_index_path(dataset.corpus_name, backend)
+            build_s = build_peak = None
+            if not (folder / "manifest.json").is_file():
+                say(f"indexing {size:,} passages with {backend} ...")
+                command = [sys.executable, "-m", "hopkit.cli.main", "index", "--backend", backend, "--dataset", spec]
+                if backend == "colbert":
+                    if not checkpoint:
+                        raise ValueError("ColBERT needs --checkpoint (e.g. ~/.cache/hopkit/checkpoints/colbert-minilm-ft)")
+                    command += ["--checkpoint", checkpoint]
+                build_s, build_peak, _ = _child(command)
+            say(f"searching {size:,} passages with {backend} ...")
+            _, search_peak, out = _child([sys.executable, "-m", "hopkit.evaluation.scale_bench", spec, backend,
+                                          str(n), str(k), str(batch), plaid or ""])
+            search = json.loads(out.strip().splitlines()[-1])
+            search["search_peak_mb"] = search_peak
+            rows.append(ScaleRow(size, backend, build_s, folder_mb(folder), build_peak, search))
+            say(rows[-1].line())
+    return rows
+
+
+def measure_search(retriever, items: list[tuple[str, str]], k: int, batch: int, warmup: int = 3) -> dict:
+    """Single-query latency, batched throughput and recall@1/@k over (query, gold pid) items."""
+    for query, _ in items[:warmup]:
+        retriever.retrieve(query, k)
+    latencies, hits1, hitsk = [], 0, 0
+    for query, gold in items:
+        start = time.perf_counter()
+        ranked = [p.pid for p in retriever.retrieve(query, k)]
+        latencies.append(1000 * (time.perf_counter() - start))
+        hits1 += ranked[:1] == [gold]
+        hitsk += gold in ranked
+    queries = [q for q, _ in items]
+    start = time.perf_counter()
+    many = getattr(retriever, "retrieve_batch", None)
+    for i in range(0, len(queries), batch):
+        chunk = queries[i:i + batch]
+        many(chunk, k) if many else [retriever.retrieve(q, k) for q in chunk]
+    elapsed = time.perf_counter() - start
+    latencies.sort()
+    return {"p50_ms": statistics.median(latencies),
+            "p95_ms": latencies[min(len(latencies) - 1, int(round(0.95 * (len(latencies) - 1))))],
+            "batch_qps": len(queries) / elapsed if elapsed else 0.0, "recall@1": hits1 / len(items),
+            f"recall@{k}": hitsk / len(items), "recall@15": hitsk / len(items) if k == 15 else None,
+            "queries": len(items), "device": _device()}
+
+
+def _device() -> str:
+    try:
+        import torch
+
+        return "cuda" if torch.cuda.is_available() else "cpu"
+    except ImportError:
+        return "cpu"
+
+
+def _search_main(spec: str, backend: str, n: int, k: int, batch: int, plaid: str) -> None:
+    from hopkit.cli.components import default_index_path
+    from hopkit.data.registry import load_dataset_spec
+    from hopkit.retrieval.loading import load_index, parse_plaid
+
+    dataset = load_dataset_spec(spec)
+    retriever = load_index(default_index_path(dataset.corpus_name, backend), parse_plaid(plaid) or None)
+    items = [(q, pid) for ex in dataset.examples[:n] for q, pid in zip(ex.hop_queries, ex.gold_pids)]
+    print(json.dumps(measure_search(retriever, items, k, batch)))
+
+
+if __name__ == "__main__":
+    _search_main(sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5]),
+                 sys.argv[6] if len(sys.argv) > 6 else "")

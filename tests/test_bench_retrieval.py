@@ -1,0 +1,31 @@
+"""hopkit bench-retrieval on a small grown world: every figure of a row, measured in child processes."""
+
+import json
+
+import pytest
+
+from hopkit.cli.main import main
+from hopkit.errors import InputError
+from hopkit.retrieval.loading import parse_plaid
+
+
+def test_a_bm25_row_per_size_with_build_size_memory_latency_and_recall(hopkit_home, tmp_path, capsys):
+    out = tmp_path / "rows.json"
+    assert main(["bench-retrieval", "--sizes", "3000,4000", "--backends", "bm25", "--n", "5", "--out", str(out)]) == 0
+    rows = json.loads(out.read_text())
+    assert [r["size"] for r in rows] == [3000, 4000] and all(r["backend"] == "bm25" for r in rows)
+    for row in rows:
+        assert row["build_s"] > 0 and row["index_mb"] > 0 and row["build_peak_mb"] > 10
+        search = row["search"]
+        assert 0 < search["p50_ms"] <= search["p95_ms"] and search["batch_qps"] > 0
+        assert 0.0 <= search["recall@1"] <= search["recall@15"] <= 1.0 and search["queries"] >= 10
+    assert "| 4,000 | bm25 | cpu |" in capsys.readouterr().out
+    assert main(["bench-retrieval", "--sizes", "3000", "--backends", "bm25", "--n", "5"]) == 0  # index reused
+
+
+def test_plaid_settings_are_checked():
+    assert parse_plaid("ncells=2,centroid_score_threshold=0.45,ndocs=1024") == {
+        "ncells": 2, "centroid_score_threshold": 0.45, "ndocs": 1024}
+    with pytest.raises(InputError, match="ncells"):
+        parse_plaid("cells=2")
+    assert main(["bench-retrieval", "--backends", "colbert,faiss"]) == 2
