@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 
 import dspy
@@ -38,7 +39,9 @@ def make_lm(spec: LMSpec) -> dspy.LM:
         path = resolve_model_file(target)
         if target in PACKS:  # a user's own GGUF file has no pinned hash
             verify_cached(path, PACKS[target].sha256)
-        engine = LlamaCppEngine(path, n_ctx=spec.n_ctx)
+        cache_mb = os.environ.get("HOPKIT_PREFIX_CACHE_MB")  # 0 turns the prefix KV cache off (benchmarks)
+        engine = LlamaCppEngine(path, n_ctx=spec.n_ctx,
+                                **({"prefix_cache_bytes": int(float(cache_mb) * 2**20)} if cache_mb else {}))
         engine.load()
         return AccountedLM(f"local/{path.stem}", engine=engine, max_tokens=spec.max_tokens,
                            temperature=spec.temperature, cache=spec.cache, num_retries=0)

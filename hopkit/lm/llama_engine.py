@@ -40,6 +40,7 @@ class LlamaCppEngine:
         self.prefix_cache_bytes = prefix_cache_bytes  # KV states kept by prompt prefix (shared demonstrations)
         self._lock = threading.Lock()
         self._contexts: dict[bool, Any] = {}
+        self.evaluated_tokens = 0  # prompt and generated tokens llama.cpp actually evaluated (a reused prefix is not)
 
     def load(self) -> None:
         """Load the generation context now, so a bad model file fails before any question runs."""
@@ -62,11 +63,21 @@ class LlamaCppEngine:
                     from hopkit.lm.prefix_cache import BoundedRAMCache
 
                     self._contexts[scoring].set_cache(BoundedRAMCache(capacity_bytes=self.prefix_cache_bytes))
+                self._count_evaluated(self._contexts[scoring])
             except (ValueError, RuntimeError) as error:
                 raise MissingArtifactError(
                     f"llama.cpp could not load {self.model_path} ({error}); the file is not a valid GGUF model: "
                     "fetch it again with `hopkit models fetch`") from None
         return self._contexts[scoring]
+
+    def _count_evaluated(self, llama: Any) -> None:
+        evaluate = llama.eval
+
+        def counted(tokens: Any) -> Any:
+            self.evaluated_tokens += len(tokens)
+            return evaluate(tokens)
+
+        llama.eval = counted
 
     def complete(self, request: Any) -> Response:
         messages = []
