@@ -72,10 +72,15 @@ calibrate bundled:dev lm hops 20 colbert
 calibrate bundled:dev lm:span hops 20 colbert
 calibrate "$DEV" lm questions 50 bm25
 calibrate "$DEV" lm:span questions 50 bm25
+# the default for real data (zero-shot won the demonstrations comparison at n = 20) at n = 50, OneR to 100,
+# main's IRCoT at n = 50 on the same questions
+ircot 50 ircot-zeroshot-cot__local-qwen1.5b --demos-from none --set answer_reader=cot
 oner_sweep 100
-# the configuration chosen on the first 20 (CoT reader, K=8), and main's IRCoT, on the same first 50
-tune_k 8 50
 old_ircot 50
 regressions
-tune_k 6 20
-tune_k 2 20
+# K for the default, as the paper tunes it (K in 2, 4, 6, 8) on the first 20
+zeroshot_k() { ircot 20 "ircot-zeroshot-cot-k$1"__local-qwen1.5b --demos-from none --set answer_reader=cot --set k=$1; }
+zeroshot_k 8
+zeroshot_k 6
+zeroshot_k 2
+tune_k 8 50

@@ -391,7 +391,9 @@ def cmd_report(args: argparse.Namespace) -> None:
             continue
         if not path.is_file():
             raise InputError(f"no run log at {path} (nor a study folder with summary.json)")
-        rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+        from hopkit.evaluation.run_log import final_rows, parse_lines
+
+        rows = final_rows(parse_lines(path.read_text(encoding="utf-8").splitlines())[0])  # each question's final row
         if args.n:
             rows = rows[: args.n]
         names = list(rows[0]["metrics"]) if rows else []
