@@ -29,3 +29,17 @@ def test_plaid_settings_are_checked():
     with pytest.raises(InputError, match="ncells"):
         parse_plaid("cells=2")
     assert main(["bench-retrieval", "--backends", "colbert,faiss"]) == 2
+
+
+def test_the_plaid_grid_and_the_chosen_point():
+    from hopkit.evaluation.scale_bench import ScaleRow, choose_plaid, plaid_grid
+
+    assert plaid_grid("ncells=1,2;ndocs=256,1024") == ["ncells=1,ndocs=256", "ncells=1,ndocs=1024",
+                                                      "ncells=2,ndocs=256", "ncells=2,ndocs=1024"]
+    assert plaid_grid(None) == [""]
+
+    def row(setting, recall, p50):
+        return ScaleRow(5000, "colbert", None, 1.0, None, {"plaid": setting, "recall@15": recall, "p50_ms": p50})
+
+    rows = [row("a", 0.90, 10.0), row("b", 0.995, 30.0), row("c", 1.0, 80.0), row("d", 0.985, 20.0)]
+    assert choose_plaid(rows).search["plaid"] == "b"  # the fastest within 1 point of the best recall

@@ -343,7 +343,7 @@ def cmd_eval_retrieval(args: argparse.Namespace) -> None:
 def cmd_bench_retrieval(args: argparse.Namespace) -> None:
     from dataclasses import asdict
 
-    from hopkit.evaluation.scale_bench import HEADER, bench_sizes
+    from hopkit.evaluation.scale_bench import HEADER, bench_sizes, choose_plaid
     from hopkit.retrieval.loading import parse_plaid
 
     try:
@@ -356,12 +356,19 @@ def cmd_bench_retrieval(args: argparse.Namespace) -> None:
         raise InputError("--backends takes bm25 and/or colbert, and --sizes positive numbers")
     parse_plaid(args.plaid)  # a bad setting fails before any index is built
     try:
-        rows = bench_sizes(sizes, backends, args.n, args.k, args.batch, args.checkpoint, args.plaid)
+        rows = bench_sizes(sizes, backends, args.n, args.k, args.batch, args.checkpoint, args.plaid,
+                           grid=args.plaid_grid)
     except (ValueError, RuntimeError) as error:
         raise InputError(str(error)) from None
     print(HEADER)
     for row in rows:
         print(row.line())
+    if args.plaid_grid:
+        for size in sizes:
+            chosen = choose_plaid([r for r in rows if r.size == size and r.backend == "colbert"])
+            if chosen is not None:
+                print(f"chosen PLAID setting at {size:,} passages: {chosen.search['plaid']} (p50 "
+                      f"{chosen.search['p50_ms']:.1f} ms, recall@15 {100 * chosen.search['recall@15']:.1f})")
     if args.out:
         args.out.parent.mkdir(parents=True, exist_ok=True)
         args.out.write_text(json.dumps([asdict(row) for row in rows], indent=2))

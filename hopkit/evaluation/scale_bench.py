@@ -34,7 +34,8 @@ class ScaleRow:
         s = self.search
         build = f"{self.build_s:.1f}" if self.build_s is not None else "(existing)"
         peak = f"{self.build_peak_mb:.0f}" if self.build_peak_mb is not None else "-"
-        return (f"| {self.size:,} | {self.backend} | {s.get('device', 'cpu')} | {build} | {self.index_mb:.1f} | {peak} | "
+        backend = f"{self.backend} {s['plaid']}" if s.get("plaid") else self.backend
+        return (f"| {self.size:,} | {backend} | {s.get('device', 'cpu')} | {build} | {self.index_mb:.1f} | {peak} | "
                 f"{s['search_peak_mb']:.0f} | {s['p50_ms']:.1f} | {s['p95_ms']:.1f} | {s['batch_qps']:.1f} | "
                 f"{100 * s['recall@1']:.1f} | {100 * s['recall@15']:.1f} | {s['queries']} |")
 
@@ -63,8 +64,30 @@ def folder_mb(folder: Path) -> float:
     return sum(p.stat().st_size for p in Path(folder).rglob("*") if p.is_file()) / 2**20
 
 
+def plaid_grid(spec: str | None) -> list[str]:
+    """``ncells=1,2,4;ndocs=256,1024`` -> every combination as a --plaid string (one empty setting if no spec)."""
+    from itertools import product
+
+    if not spec:
+        return [""]
+    axes = []
+    for part in (p.strip() for p in spec.split(";") if p.strip()):
+        name, _, values = part.partition("=")
+        axes.append([f"{name.strip()}={v.strip()}" for v in values.split(",") if v.strip()])
+    return [",".join(point) for point in product(*axes)]
+
+
+def choose_plaid(rows: list["ScaleRow"], tolerance: float = 0.01) -> "ScaleRow | None":
+    """The fastest setting whose recall@15 is within ``tolerance`` of the best recall any setting reached
+    (the near-exhaustive setting in the grid is the reference)."""
+    if not rows:
+        return None
+    best = max(r.search["recall@15"] for r in rows)
+    return min((r for r in rows if r.search["recall@15"] >= best - tolerance), key=lambda r: r.search["p50_ms"])
+
+
 def bench_sizes(sizes: list[int], backends: list[str], n: int, k: int, batch: int, checkpoint: str | None,
-                plaid: str | None, say=print) -> list[ScaleRow]:
+                plaid: str | None, say=print, grid: str | None = None) -> list[ScaleRow]:
     from hopkit.cli.components import default_index_path
     from hopkit.data.registry import load_dataset_spec
 
@@ -83,13 +106,14 @@ def bench_sizes(sizes: list[int], backends: list[str], n: int, k: int, batch: in
                         raise ValueError("ColBERT needs --checkpoint (e.g. ~/.cache/hopkit/checkpoints/colbert-minilm-ft)")
                     command += ["--checkpoint", checkpoint]
                 build_s, build_peak, _ = _child(command)
-            say(f"searching {size:,} passages with {backend} ...")
-            _, search_peak, out = _child([sys.executable, "-m", "hopkit.evaluation.scale_bench", spec, backend,
-                                          str(n), str(k), str(batch), plaid or ""])
-            search = json.loads(out.strip().splitlines()[-1])
-            search["search_peak_mb"] = search_peak
-            rows.append(ScaleRow(size, backend, build_s, folder_mb(folder), build_peak, search))
-            say(rows[-1].line())
+            for setting in (plaid_grid(grid) if backend == "colbert" and grid else [plaid or ""]):
+                say(f"searching {size:,} passages with {backend} {setting} ...")
+                _, search_peak, out = _child([sys.executable, "-m", "hopkit.evaluation.scale_bench", spec, backend,
+                                              str(n), str(k), str(batch), setting])
+                search = json.loads(out.strip().splitlines()[-1])
+                search["search_peak_mb"], search["plaid"] = search_peak, setting
+                rows.append(ScaleRow(size, backend, build_s, folder_mb(folder), build_peak, search))
+                say(rows[-1].line())
     return rows
 
 
