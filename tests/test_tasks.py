@@ -140,3 +140,37 @@ def test_an_unknown_bundled_task_says_which_exist():
 
     with pytest.raises(InputError, match="fact-check"):
         load_dataset_spec("bundled:claims:dev")
+
+
+@pytest.mark.parametrize("name, row", [
+    ("strategyqa", {"qid": "s1", "term": "Ada Pell", "question": "Could Ada Pell have met Bo Tull?", "answer": False,
+                    "facts": ["Ada Pell died in 1880.", "Bo Tull was born in 1910."]}),
+    ("fever", kilt("f1", "Ada Pell was a glassmaker.", "SUPPORTS")),
+    ("zsre", kilt("z1", "Ada Pell [SEP] place of birth", "Denton")),
+    ("trex", kilt("t1", "Ada Pell [SEP] occupation", "glassmaker")),
+    ("eli5", kilt("e1", "Why is glass clear?", "Because light passes through it.")),
+])
+def test_hopkit_eval_runs_on_each_loaders_local_rows(tmp_path, hopkit_home, name, row):
+    """Over a scripted OpenAI-compatible server; KILT rows over a user's own passage file and index."""
+    from hopkit.cli.main import main
+    from lm_servers import scripted_lm_server
+
+    rows = _rows(tmp_path, name, [row])
+    extra = []
+    if name == "strategyqa":  # a closed corpus of its facts, indexed like any dataset's
+        assert main(["index", "--backend", "bm25", "--dataset", f"{name}:dev@{rows}"]) == 0
+    else:
+        corpus = tmp_path / "passages.jsonl"
+        corpus.write_text(json.dumps({"pid": "k1", "title": "Ada Pell", "text": "Ada Pell was a glassmaker born in "
+                                      "Denton. Light passes through glass."}) + "\n")
+        assert main(["index", "--backend", "bm25", "--corpus", str(corpus), "--out", str(tmp_path / "index")]) == 0
+        extra = ["--index", str(tmp_path / "index")]
+    server = scripted_lm_server(answer="SUPPORTS" if name == "fever" else "Denton")
+    out = tmp_path / "run.jsonl"
+    code = main(["eval", "--method", "oner", "--dataset", f"{name}:dev@{rows}", "--lm", "openai/scripted",
+                 "--api-base", f"http://127.0.0.1:{server.server_address[1]}/v1", "--no-cache", "--quiet",
+                 "--out", str(out), *extra])
+    server.shutdown()
+    result = json.loads(out.read_text().splitlines()[0])
+    assert code == 0 and result["error"] is None and result["metrics"]
+    assert (name == "fever") == ("label_acc" in result["metrics"]) and (name == "eli5") == ("rouge_l" in result["metrics"])
