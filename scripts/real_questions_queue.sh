@@ -56,9 +56,9 @@ regressions() {  # the rows of docs/results.md that this work must not lose (fin
         --retriever colbert --lm local:qwen1.5b --quiet --out "$OUT/regression-ircot-bundled-dev-colbert.jsonl"
 }
 calibrate() {  # dataset, reader, queries, n, retriever: the reader's confidence against "this passage answers"
-    run "calibrate-$(echo "$1" | tr ':/.' '---')-$2" "$PY" -m hopkit.cli.main calibrate-reader --dataset "$1" \
+    run "calibrate-top3-$(echo "$1" | tr ':/.' '---')-$2" "$PY" -m hopkit.cli.main calibrate-reader --dataset "$1" \
         --reader "$2" --queries "$3" --n "$4" --retriever "$5" --lm local:qwen1.5b --quiet \
-        --out "docs/runs/calibration/$(echo "$1" | tr ':/.' '---')__$2__$5.jsonl"
+        --depth 3 --out "docs/runs/calibration/$(echo "$1" | tr ':/.' '---')__$2__$5__top3.jsonl"
 }
 stage 20
 # IRCoT's K, tuned on dev as the paper does (K in 2, 4, 6, 8); 4 is the default above

@@ -40,7 +40,7 @@ def test_a_confidence_that_never_separates_suggests_no_theta():
 def test_hop_pairs_are_labelled_by_the_hops_gold_paragraph():
     example = make_example("q1", "Where was the author of the Glass Orchard born?", ["Port Velmar"], ["c", "a"],
                            hop_queries=["Who wrote the Glass Orchard novel?", "Where was Orvan Kellis born?"])
-    pairs = list(calibration_pairs([example], BM25Retriever(CORPUS)))
+    pairs = list(calibration_pairs([example], BM25Retriever(CORPUS)))  # depth 1: the top passage
     assert [(p.query, p.passage.pid, p.answers) for p in pairs] == [
         ("Who wrote the Glass Orchard novel?", "c", True), ("Where was Orvan Kellis born?", "a", True)]
 
@@ -81,3 +81,10 @@ def test_the_command_resumes_from_its_pair_log(tmp_path, bundled_dev, monkeypatc
     main(["calibrate-reader", "--dataset", "bundled:dev", "--n", "2", "--out", str(out), "--quiet"])
     assert reader.calls == read and "already read" in capsys.readouterr().out
     assert len(out.read_text().splitlines()) == read
+
+
+def test_deeper_pairs_bring_passages_that_do_not_answer():
+    example = make_example("q1", "Where was the author of the Glass Orchard born?", ["Port Velmar"], ["c", "a"],
+                           hop_queries=["Who wrote the Glass Orchard novel?", "Where was Orvan Kellis born?"])
+    pairs = list(calibration_pairs([example], BM25Retriever(CORPUS), depth=3))
+    assert len(pairs) == 6 and sum(p.answers for p in pairs) == 2 and len({p.key for p in pairs}) == 6

@@ -27,6 +27,8 @@ def add_parser(verbs: argparse._SubParsersAction) -> None:
     parser.add_argument("--n", type=int, default=None, help="first n questions")
     parser.add_argument("--queries", default="auto", choices=QUERY_SOURCES,
                         help="hops: the dataset's single-hop queries; questions: the questions; auto: hops if present")
+    parser.add_argument("--depth", type=int, default=3,
+                        help="passages per query, from the top (the ranks below 1 supply passages that do not answer)")
     parser.add_argument("--bins", type=int, default=10)
     parser.add_argument("--out", type=Path, default=None, help="pair log (JSONL; resumes)")
     parser.add_argument("--quiet", action="store_true")
@@ -40,6 +42,8 @@ def cmd_calibrate_reader(args: argparse.Namespace) -> None:
 
     if args.n is not None and args.n < 1:
         raise InputError("--n must be at least 1")
+    if args.depth < 1:
+        raise InputError("--depth must be at least 1")
     if args.bins < 1:
         raise InputError("--bins must be at least 1")
     dataset = load_dataset(args.dataset)
@@ -49,10 +53,10 @@ def cmd_calibrate_reader(args: argparse.Namespace) -> None:
     if args.reader.startswith("lm"):
         configure_lm(args)
     out = Path(args.out or runs_dir() / "calibration" / slug(dataset.name) /
-               f"{slug(args.reader)}__{slug(args.retriever)}__{slug(args.lm)}__{args.queries}.jsonl")
+               f"{slug(args.reader)}__{slug(args.retriever)}__{slug(args.lm)}__{args.queries}__top{args.depth}.jsonl")
     out.parent.mkdir(parents=True, exist_ok=True)
     done = _read_log(out)
-    pairs = list(calibration_pairs(examples, retriever, args.queries))
+    pairs = list(calibration_pairs(examples, retriever, args.queries, args.depth))
     pending = [p for p in pairs if p.key not in done]
     if len(pending) < len(pairs):
         print(f"resuming {out}: {len(pairs) - len(pending)} of {len(pairs)} pairs already read")
@@ -68,7 +72,7 @@ def cmd_calibrate_reader(args: argparse.Namespace) -> None:
             done[pair.key] = record
     records = [(done[p.key]["confidence"], done[p.key]["answers"]) for p in pairs]
     print(format_calibration(calibrate(records, args.bins), f"{args.reader} on {dataset.name} ({args.retriever}, "
-                                                            f"{args.queries} queries)"))
+                                                            f"{args.queries} queries, top {args.depth})"))
     failed = sum(1 for p in pairs if done[p.key].get("failed"))
     if failed:
         print(f"reader outputs that did not parse: {failed}")
