@@ -72,7 +72,7 @@ def reword(program: dspy.Module, task: Task) -> int:
             continue
         signature = signature.with_instructions(f"{signature.instructions.rstrip()} {task.instruction}")
         for name in fields:
-            signature = signature.with_updated_fields(name, desc=f"{task.answer}")
+            signature = signature.with_updated_fields(name, desc=task.answer)
         predictor.signature = signature
         changed += 1
     return changed

@@ -80,12 +80,12 @@ def cmd_calibrate_reader(args: argparse.Namespace) -> None:
 
 
 def _read_log(path: Path) -> dict[str, dict]:
+    """Pair records by key; a torn last line of a killed run is skipped."""
+    from hopkit.evaluation.run_log import parse_lines
+
+    if not path.is_file():
+        return {}
     records: dict[str, dict] = {}
-    if path.is_file():
-        for line in path.read_text(encoding="utf-8").splitlines():
-            try:
-                record = json.loads(line)
-            except json.JSONDecodeError:
-                continue  # a torn last line of a killed run
-            records.setdefault(record["key"], record)
+    for record in parse_lines(path.read_text(encoding="utf-8").splitlines())[0]:
+        records.setdefault(record["key"], record)
     return records

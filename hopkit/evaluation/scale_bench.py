@@ -15,7 +15,7 @@ import statistics
 import subprocess
 import sys
 import time
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from pathlib import Path
 
 SEARCH_FIELDS = ("p50_ms", "p95_ms", "batch_qps", "recall@1", "recall@15", "queries", "search_peak_mb", "device")

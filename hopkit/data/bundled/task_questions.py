@@ -13,6 +13,14 @@ from collections.abc import Callable
 from hopkit.data.bundled.questions import Question, _aliases
 from hopkit.data.bundled.world import Entity, World
 
+# relation -> (the world's pool of subjects, the fact that holds the object, the fact's sentence, the hop query)
+_SLOTS = {
+    "place of birth": ("people", "birth_city", "{s} was born in {o}.", "Where was {s} born?"),
+    "author": ("works", "creator", "{s} was created by {o}.", "Who created {s}?"),
+    "founded by": ("orgs", "founder", "{s} was founded by {o}.", "Who founded {s}?"),
+    "country": ("cities", "country", "{s} is a city in {o}.", "Which country is {s} in?"),
+    "headquarters location": ("orgs", "headquarters", "{s} is headquartered in {o}.", "Where is {s} headquartered?"),
+}
 TASK_SPLITS = {"fact-check": "claims", "slot-filling": "slots", "yes-no": "yesno", "long-form": "explain"}
 
 
@@ -48,28 +56,12 @@ class _TaskAsker:
 
     # ---- slot filling: "subject [SEP] relation", the object as answer (with aliases)
     def slot(self) -> Question:
-        relation = self.rng.choice(["place of birth", "author", "founded by", "country", "headquarters location"])
-        if relation == "place of birth":
-            subject = self.rng.choice(self.w.people)
-            obj, fact = self.ix[subject.facts["birth_city"]], "{s} was born in {o}."
-            query = f"Where was {subject.name} born?"
-        elif relation == "author":
-            subject = self.rng.choice(self.w.works)
-            obj, fact = self.ix[subject.facts["creator"]], "{s} was created by {o}."
-            query = f"Who created {subject.name}?"
-        elif relation == "founded by":
-            subject = self.rng.choice(self.w.orgs)
-            obj, fact = self.ix[subject.facts["founder"]], "{s} was founded by {o}."
-            query = f"Who founded {subject.name}?"
-        elif relation == "country":
-            subject = self.rng.choice(self.w.cities)
-            obj, fact = self.ix[subject.facts["country"]], "{s} is a city in {o}."
-            query = f"Which country is {subject.name} in?"
-        else:
-            subject = self.rng.choice(self.w.orgs)
-            obj, fact = self.ix[subject.facts["headquarters"]], "{s} is headquartered in {o}."
-            query = f"Where is {subject.name} headquartered?"
-        return Question("", f"{subject.name} [SEP] {relation}", _aliases(obj), [subject.pid], "slot", [query],
+        relation = self.rng.choice(list(_SLOTS))
+        pool, key, fact, query = _SLOTS[relation]
+        subject = self.rng.choice(getattr(self.w, pool))
+        obj = self.ix[subject.facts[key]]
+        return Question("", f"{subject.name} [SEP] {relation}", _aliases(obj), [subject.pid], "slot",
+                        [query.format(s=subject.name)],
                         [fact.format(s=subject.name, o=obj.name), f"So the answer is: {obj.name}."])
 
     # ---- yes/no that needs two facts

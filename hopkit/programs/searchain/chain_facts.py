@@ -8,7 +8,6 @@ title the fact names.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
 import dspy
@@ -16,7 +15,7 @@ from dspy.utils.exceptions import AdapterParseError
 
 from hopkit.data.corpus import Corpus
 from hopkit.data.passage import Passage
-from hopkit.text.normalize import normalize_answer
+from hopkit.text.titles import title_named
 from hopkit.programs.ircot.sentences import says_answer
 from hopkit.signatures.fact_query import QueryForFact
 from hopkit.signatures.searchain import QueryNode
@@ -68,12 +67,7 @@ def _query(write_query: dspy.Predict, question: str, fact: str) -> str:
 
 
 def _named_paragraph(fact: str, gold: list[Passage]) -> Passage | None:
-    said = f" {normalize_answer(fact)} "
-    for paragraph in gold:
-        title = normalize_answer(re.sub(r"\s*\(.*?\)", "", paragraph.title))
-        if title and f" {title} " in said:
-            return paragraph
-    return None
+    return next((paragraph for paragraph in gold if title_named(paragraph.title, fact)), None)
 
 
 def query_writer() -> dspy.Predict:
