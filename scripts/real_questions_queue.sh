@@ -64,20 +64,25 @@ stage 20
 # IRCoT's K, tuned on dev as the paper does (K in 2, 4, 6, 8); 4 is the default above
 tune_k() { ircot "$2" "ircot-indomain-cot-k$1"__local-qwen1.5b --demos-from "$INDOMAIN" --set answer_reader=cot --set k=$1; }
 tune_k 8 20
-# decisions first: the default demonstrations for real data, and SearChain's theta for the new reader confidence
+# decisions first: the default demonstrations for real data (zero-shot won at n = 20)
 ircot 20 ircot-zeroshot-cot__local-qwen1.5b --demos-from none --set answer_reader=cot
 ircot 20 ircot-bundled-cot__local-qwen1.5b --demos-from bundled:train --set answer_reader=cot
+# issue 19's comparison on the same first 50: the default, OneR's K sweep, main's IRCoT; then OneR to 100
+ircot 50 ircot-zeroshot-cot__local-qwen1.5b --demos-from none --set answer_reader=cot
+oner_sweep 50
+old_ircot 50
+oner_sweep 100
+regressions
+# the demonstration-file regression with the default demonstrations (zero-shot), as a user would run it
+run ircot-demos-file10-zeroshot "$PY" -m hopkit.cli.main eval --method ircot \
+    --dataset ircot-demos:../shared/data/ircot-demos/hotpotqa.txt --n 10 --retriever colbert --lm local:qwen1.5b \
+    --quiet --out "$OUT/regression-ircot-demos-hotpotqa-colbert-zeroshot.jsonl"
+# SearChain's theta for the new reader confidence (issue 20)
 mkdir -p docs/runs/calibration
 calibrate bundled:dev lm hops 20 colbert
 calibrate bundled:dev lm:span hops 20 colbert
 calibrate "$DEV" lm questions 50 bm25
 calibrate "$DEV" lm:span questions 50 bm25
-# the default for real data (zero-shot won the demonstrations comparison at n = 20) at n = 50, OneR to 100,
-# main's IRCoT at n = 50 on the same questions
-ircot 50 ircot-zeroshot-cot__local-qwen1.5b --demos-from none --set answer_reader=cot
-oner_sweep 100
-old_ircot 50
-regressions
 # K for the default, as the paper tunes it (K in 2, 4, 6, 8) on the first 20
 zeroshot_k() { ircot 20 "ircot-zeroshot-cot-k$1"__local-qwen1.5b --demos-from none --set answer_reader=cot --set k=$1; }
 zeroshot_k 8
