@@ -89,3 +89,41 @@ zeroshot_k 8
 zeroshot_k 6
 zeroshot_k 2
 tune_k 8 50
+
+# ---- issue 20: SearChain on the same dev100 questions (BM25, the shared retriever) ----
+searchain() {  # n, log name, extra flags
+    local n=$1 name=$2; shift 2
+    run "$name" "$PY" -m hopkit.cli.main eval --method searchain --dataset "$DEV" --n "$n" "${LM[@]}" \
+        --out "$OUT/$name.jsonl" "$@"
+}
+on_main() {  # method, n: the method as it was on main before issues 19-21 (commit 3c658a9)
+    [ -d ../ircot-main ] || git worktree add ../ircot-main 3c658a9
+    local root=$PWD py; py=$(cd "$(dirname "$PY")" && pwd)/$(basename "$PY")
+    run "$1-main-3c658a9" env -C ../ircot-main "$py" -m hopkit.cli.main eval --method "$1" \
+        --dataset "$DEV" --n "$2" "${LM[@]}" --out "$root/$OUT/$1-main-3c658a9__local-qwen1.5b.jsonl"
+}
+# demonstrations for SearChain's Chain-of-Query: zero-shot (the real-data default) against in-domain, first 20
+searchain 20 searchain-zeroshot__local-qwen1.5b --demos-from none
+searchain 20 searchain-indomain__local-qwen1.5b --demos-from "$INDOMAIN"
+on_main searchain 50
+run searchain-bundled-dev20 "$PY" -m hopkit.cli.main eval --method searchain --dataset bundled:dev --n 20 \
+    --retriever colbert --lm local:qwen1.5b --quiet --out "$OUT/regression-searchain-bundled-dev-colbert.jsonl"
+# next, once the first 20 choose SearChain's demonstrations: that configuration at n = 50, and its ablations
+# at n = 20 with the same --demos-from (hopkit ablate --method searchain --dataset "$DEV" --n 20 ...)
+
+# ---- issue 21: ToR and CoR on the same questions ----
+tor() {  # method, n, log name, extra flags
+    local method=$1 n=$2 name=$3; shift 3
+    run "$name" "$PY" -m hopkit.cli.main eval --method "$method" --dataset "$DEV" --n "$n" "${LM[@]}" \
+        --out "$OUT/$name.jsonl" "$@"
+}
+tor tor 20 tor__local-qwen1.5b
+tor cor 20 cor__local-qwen1.5b
+on_main tor 50
+on_main cor 50
+tor tor 50 tor__local-qwen1.5b
+tor cor 50 cor__local-qwen1.5b
+run tor-bundled-dev15 "$PY" -m hopkit.cli.main eval --method tor --dataset bundled:dev --n 15 \
+    --retriever colbert --lm local:qwen1.5b --quiet --out "$OUT/regression-tor-bundled-dev-colbert.jsonl"
+run tor-ablate-dev15 "$PY" -m hopkit.cli.main ablate --method tor --dataset "$DEV" --n 15 \
+    --retriever bm25 --lm local:qwen1.5b --quiet --out "$OUT/tor-ablate"
