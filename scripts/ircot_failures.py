@@ -11,7 +11,9 @@ import json
 from collections import Counter
 from pathlib import Path
 
-from hopkit.evaluation.metrics import cover_exact_match
+from hopkit.evaluation.metrics import cover_exact_match, exact_match
+from hopkit.evaluation.run_log import final_rows
+from hopkit.text.similarity import token_f1
 from hopkit.text.question_form import question_form
 from hopkit.programs.ircot.sentences import extract_answer
 
@@ -35,7 +37,7 @@ def main() -> None:
     parser.add_argument("log", type=Path)
     parser.add_argument("--list", action="store_true", help="one line per question")
     args = parser.parse_args()
-    rows = [json.loads(line) for line in args.log.read_text().splitlines() if line.strip()]
+    rows = final_rows([json.loads(line) for line in args.log.read_text().splitlines() if line.strip()])
     causes, stops, by_form = Counter(), Counter(), Counter()
     steps = []
     for row in rows:
@@ -59,6 +61,32 @@ def main() -> None:
     for form in sorted({form for form, _ in by_form}):
         print(f"  {form}: " + ", ".join(f"{cause} {count}" for (f, cause), count in by_form.most_common() if f == form))
     print(f"reader outputs with no answer found (whole generation used): {unparsed}")
+    print(reader_against_chain(rows))
+
+
+def reader_against_chain(rows: list[dict]) -> str:
+    """The separate reader's answer against the chain's own "So the answer is" (IRCoT w/o reader, the
+    paper's reader ablation, read from the same traces without another LM call)."""
+    def best(fn, answer: str, golds: list[str]) -> float:
+        return max((fn(answer, gold) for gold in golds), default=0.0)
+    em = {"reader": 0.0, "chain": 0.0}
+    f1 = {"reader": 0.0, "chain": 0.0}
+    only = {"reader": 0, "chain": 0}
+    answered = [r for r in rows if not r.get("error")]
+    for row in answered:
+        chain_answer, said = extract_answer(" ".join((row.get("trace") or {}).get("chain") or []))
+        answers = {"reader": row["prediction"]["answer"], "chain": chain_answer if said else ""}
+        right = {}
+        for who, answer in answers.items():
+            right[who] = best(exact_match, answer, row["answers"])
+            em[who] += right[who]
+            f1[who] += best(token_f1, answer, row["answers"])
+        only["reader"] += int(right["reader"] > right["chain"])
+        only["chain"] += int(right["chain"] > right["reader"])
+    n = max(len(answered), 1)
+    return (f"reader EM {100 * em['reader'] / n:.1f} F1 {100 * f1['reader'] / n:.1f}; the chain's own answer EM "
+            f"{100 * em['chain'] / n:.1f} F1 {100 * f1['chain'] / n:.1f}; right by the reader only "
+            f"{only['reader']}, by the chain only {only['chain']}")
 
 
 if __name__ == "__main__":
