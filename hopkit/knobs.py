@@ -43,6 +43,9 @@ PARAGRAPH_WORDS = 120
 KNOBS: dict[str, dict[str, Knob]] = {
     "oner": {
         "k": Knob("k", 8, "paragraphs retrieved with the question as the query (IRCoT tunes 5..15)", 1, 15, 1),
+        "yes_no_check": Knob("yes_no_check", True, "addition: when a yes/no question gets an answer that is neither, "
+                             "one short call decides yes or no from the reader's reasoning or paragraphs",
+                             choices=(True, False)),
     },
     "ircot": {
         "k": Knob("k", 4, "paragraphs retrieved per step (the paper tunes K in {2, 4, 6, 8})", 1, 10, 1),
@@ -55,6 +58,9 @@ KNOBS: dict[str, dict[str, Knob]] = {
         "stop_on_repeat": Knob("stop_on_repeat", False, "also stop when the model's first sentence repeats one "
                                "the chain holds, instead of going on to its first new sentence (not in the paper, "
                                "which stops only at 'answer is' or max_steps)", choices=(False, True)),
+        "yes_no_check": Knob("yes_no_check", True, "addition: when a yes/no question gets an answer that is neither, "
+                             "one short call decides yes or no from the reader's reasoning or paragraphs",
+                             choices=(True, False)),
     },
     "searchain": {
         "theta": Knob("theta", 0.82, "reader confidence above which a disagreeing reference corrects a node, on a "

@@ -8,6 +8,7 @@ import dspy
 
 from hopkit.knobs import PARAGRAPH_WORDS, knob
 from hopkit.programs.prediction import hop_prediction
+from hopkit.programs.yes_no_check import YesNoCheck
 from hopkit.retrieval.protocol import Retriever
 from hopkit.signatures import ClosedBookAnswer, ContextAnswer
 
@@ -40,19 +41,25 @@ class OneR(dspy.Module):
     """Retrieve ``k`` paragraphs with the question as the query, then answer from them."""
 
     def __init__(self, retriever: Retriever, k: int = knob("oner", "k").default, reasoning: Reasoning = "direct",
-                 max_words: int = PARAGRAPH_WORDS) -> None:
+                 max_words: int = PARAGRAPH_WORDS,
+                 yes_no_check: bool = knob("oner", "yes_no_check").default) -> None:
         super().__init__()
         self.retriever = retriever
         self.k = knob("oner", "k").check(k)
+        self.yes_no_check = YesNoCheck() if knob("oner", "yes_no_check").check(bool(yes_no_check)) else None
         self.reasoning = reasoning
         self.max_words = max_words
         self.answer = _answer_step(ContextAnswer, reasoning)
 
     def forward(self, question: str) -> dspy.Prediction:
         passages = self.retriever.retrieve(question, self.k)
-        out = self.answer(context=[p.as_context(self.max_words) for p in passages], question=question)
+        context = [p.as_context(self.max_words) for p in passages]
+        out = self.answer(context=context, question=question)
+        answer, checked = out.answer or "", None
+        if self.yes_no_check is not None:
+            answer, checked = self.yes_no_check(question, answer, getattr(out, "reasoning", None) or "", context)
         pids = [p.pid for p in passages]
         trace = {"method": "oner", "reasoning": self.reasoning, "query": question,
                  "retrieved": [{"pid": p.pid, "title": p.title, "score": p.score} for p in passages],
-                 "thought": getattr(out, "reasoning", None)}
-        return hop_prediction(out.answer, citations=pids, retrieved=pids, trace=trace)
+                 "thought": getattr(out, "reasoning", None), "yes_no_check": checked}
+        return hop_prediction(answer, citations=pids, retrieved=pids, trace=trace)

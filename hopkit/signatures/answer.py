@@ -23,3 +23,13 @@ class ContextAnswer(dspy.Signature):
     context: list[str] = dspy.InputField(desc="retrieved paragraphs, each starting with its title")
     question: str = dspy.InputField()
     answer: str = dspy.OutputField(desc="a short phrase copied from the paragraphs where possible")
+
+
+class YesNoAnswer(dspy.Signature):
+    """The question asks yes or no, but the answer given names a value instead (a number, a year, a
+    place). Decide yes or no: compare the values the question asks about, using the facts stated."""
+
+    context: list[str] = dspy.InputField(desc="the paragraphs the answer came from (empty when the facts are stated)")
+    question: str = dspy.InputField()
+    facts: str = dspy.InputField(desc="the reasoning and the answer given")
+    answer: str = dspy.OutputField(desc="yes or no, the word alone")

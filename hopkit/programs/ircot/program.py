@@ -19,6 +19,7 @@ from hopkit.programs.ircot.demonstrations import DemoSet
 from hopkit.programs.ircot.sentences import extract_answer, first_new_sentence, repeats, says_answer, split_sentences
 from hopkit.programs.own_example import without_own_example
 from hopkit.programs.prediction import hop_prediction
+from hopkit.programs.yes_no_check import YesNoCheck
 from hopkit.retrieval.protocol import Retriever
 from hopkit.signatures import ContextAnswer
 from hopkit.signatures.ircot import ChainAnswer, ContinueReasoning
@@ -68,7 +69,7 @@ class IRCoT(dspy.Module):
                  answer_reader: ReaderMode = knob("ircot", "answer_reader").default,
                  max_words: int = PARAGRAPH_WORDS,
                  stop_on_repeat: bool = knob("ircot", "stop_on_repeat").default, demos: DemoSet | None = None,
-                 step_tokens: int = 160) -> None:
+                 step_tokens: int = 160, yes_no_check: bool = knob("ircot", "yes_no_check").default) -> None:
         super().__init__()
         self.retriever = retriever
         self.k = knob("ircot", "k").check(k)
@@ -80,6 +81,7 @@ class IRCoT(dspy.Module):
         self.reader_mode = knob("ircot", "answer_reader").check(answer_reader)
         self.max_words = max_words
         self.stop_on_repeat = knob("ircot", "stop_on_repeat").check(bool(stop_on_repeat))
+        self.yes_no_check = YesNoCheck() if knob("ircot", "yes_no_check").check(bool(yes_no_check)) else None
         self.reason = dspy.Predict(ContinueReasoning)
         self.read_cot = dspy.Predict(ChainAnswer)
         self.read_direct = dspy.Predict(ContextAnswer)
@@ -138,8 +140,15 @@ class IRCoT(dspy.Module):
             answer, said = extract_answer(" ".join(sentences))
             answer = answer if said else ""
             reader_trace = {"mode": self.reader_mode, "parse_error": str(error)[:300], "parsed": False}
+        if self.yes_no_check is not None and self.reader_mode != "none":
+            before = _usage_now()
+            reasoning = (reader_trace.get("generation") or "") if self.reader_mode == "cot" else ""
+            answer, checked = self.yes_no_check(question, answer, reasoning, collection.formatted)
+            if checked is not None:
+                reader_trace["yes_no_check"] = {**checked, "cost": _delta(before)}
         stats = {"sentences": len(sentences), "reason_parse_failures": int(stop == "reason_parse_failure"),
-                 "reader_parse_failures": int("parse_error" in reader_trace)}
+                 "reader_parse_failures": int("parse_error" in reader_trace),
+                 "yes_no_checks": int(bool((reader_trace.get("yes_no_check") or {}).get("call")))}
         pids = [p.pid for p in collection.passages]
         trace = {"method": "ircot", "k": self.k, "cap": self.cap, "max_steps": self.max_steps,
                  "reader": self.reader_mode, "stop": stop, "steps": steps, "chain": sentences,

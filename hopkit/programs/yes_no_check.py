@@ -1,0 +1,49 @@
+"""An answer-form check for yes/no questions (an addition, not in the papers).
+
+A question that asks yes or no ("Were A and B released in the same year?") has the answer yes or no,
+but the 1.5B readers often answer with the value they compared ("2011", "3", "749 feet"): on the first 50
+real HotpotQA dev100 questions, 5 of 15 zero-shot IRCoT answers and 2 of 15 OneR answers to yes/no
+questions. When the question reads as yes/no (``hopkit.text.question_form``) and the answer is neither,
+one short call asks for the verdict from the reader's own reasoning (or, with a direct reader, from its
+paragraphs). Any other answer passes untouched, and with no call.
+"""
+
+from __future__ import annotations
+
+import dspy
+from dspy.utils.exceptions import AdapterParseError
+
+from hopkit.signatures.answer import YesNoAnswer
+from hopkit.text.question_form import YES_NO, question_form
+
+VERDICTS = ("yes", "no")
+
+
+def verdict_of(answer: str) -> str | None:
+    """``"Yes."`` and ``"no, they were not"`` -> ``yes`` / ``no``; anything else -> None."""
+    words = answer.strip().lower().replace(",", " ").replace(".", " ").split()
+    return words[0] if words and words[0] in VERDICTS else None
+
+
+class YesNoCheck(dspy.Module):
+    def __init__(self) -> None:
+        super().__init__()
+        self.decide = dspy.Predict(YesNoAnswer)
+
+    def forward(self, question: str, answer: str, reasoning: str = "",
+                context: list[str] | None = None) -> tuple[str, dict | None]:
+        """The answer to report and, when the check acted, a trace record (else None)."""
+        if question_form(question) != YES_NO:
+            return answer, None
+        verdict = verdict_of(answer)
+        if verdict is not None:  # "Yes, both are." -> "yes", with no call
+            return (answer, None) if verdict == answer else (verdict, {"before": answer, "after": verdict, "call": False})
+        facts = f"{reasoning.strip()} The answer given: {answer.strip()}".strip()
+        try:
+            decided = verdict_of(self.decide(context=[] if reasoning.strip() else list(context or []),
+                                             question=question, facts=facts).answer or "")
+        except AdapterParseError as error:  # counted; the reader's answer stands
+            return answer, {"before": answer, "after": answer, "call": True, "parse_error": str(error)[:200]}
+        if decided is None:
+            return answer, {"before": answer, "after": answer, "call": True, "unresolved": True}
+        return decided, {"before": answer, "after": decided, "call": True}

@@ -1,0 +1,72 @@
+"""The yes/no answer-form check: a value answer to a yes/no question is decided by one more call; any
+other answer passes with no call."""
+
+import dspy
+from dspy.utils import DummyLM
+
+from hopkit.data.corpus import Corpus
+from hopkit.data.passage import Passage
+from hopkit.programs.ircot import IRCoT
+from hopkit.programs.registry import build_program
+from hopkit.programs.yes_no_check import YesNoCheck, verdict_of
+from hopkit.retrieval.bm25 import BM25Retriever
+
+CORPUS = Corpus([Passage("a", "The Bomb", "The Bomb is a 1987 album."),
+                 Passage("b", "Rolling Papers", "Rolling Papers is a 2011 album.")])
+
+
+def test_verdicts_are_read_from_the_first_word():
+    assert verdict_of("Yes.") == "yes" and verdict_of("no, they were not") == "no"
+    assert verdict_of("2011") is None and verdict_of("Nobody") is None and verdict_of("") is None
+
+
+def test_a_value_answer_to_a_yes_no_question_is_decided_from_the_reasoning():
+    lm = DummyLM([{"answer": "no"}])
+    dspy.configure(lm=lm)
+    answer, record = YesNoCheck()("Were The Bomb and Rolling Papers released in the same year?", "2011",
+                                  reasoning="The Bomb came out in 1987 and Rolling Papers in 2011.",
+                                  context=["ignored when the reasoning states the facts"])
+    assert answer == "no" and record == {"before": "2011", "after": "no", "call": True}
+    prompt = lm.history[-1]["messages"][-1]["content"]
+    assert "The answer given: 2011" in prompt and "ignored when" not in prompt
+
+
+def test_other_questions_and_verdict_answers_make_no_call():
+    lm = DummyLM([{"answer": "no"}])
+    dspy.configure(lm=lm)
+    check = YesNoCheck()
+    assert check("Which album came first, The Bomb or Rolling Papers?", "The Bomb") == ("The Bomb", None)
+    assert check("Is The Bomb older?", "yes") == ("yes", None)
+    assert check("Is The Bomb older?", "Yes, by 24 years.") == (
+        "yes", {"before": "Yes, by 24 years.", "after": "yes", "call": False})
+    assert lm.history == []
+
+
+def test_an_undecided_check_keeps_the_readers_answer_and_says_so():
+    dspy.configure(lm=DummyLM([{"answer": "maybe"}]))
+    answer, record = YesNoCheck()("Is The Bomb older?", "1987")
+    assert answer == "1987" and record["unresolved"] is True
+
+
+def test_oner_checks_with_its_paragraphs_and_the_knob_turns_it_off():
+    question = "Were The Bomb and Rolling Papers released in the same year?"
+    lm = DummyLM([{"answer": "2011"}, {"answer": "no"}])
+    dspy.configure(lm=lm)
+    prediction = build_program("oner", retriever=BM25Retriever(CORPUS), k=2)(question=question)
+    assert prediction.answer == "no" and prediction.trace["yes_no_check"]["before"] == "2011"
+    assert "Rolling Papers is a 2011 album." in lm.history[-1]["messages"][-1]["content"]
+    dspy.configure(lm=DummyLM([{"answer": "2011"}]))
+    unchecked = build_program("oner", retriever=BM25Retriever(CORPUS), k=2, yes_no_check=False)(question=question)
+    assert unchecked.answer == "2011" and unchecked.trace["yes_no_check"] is None
+
+
+def test_ircot_checks_its_readers_answer_and_counts_the_call():
+    question = "Were The Bomb and Rolling Papers released in the same year?"
+    lm = DummyLM([{"continuation": "So the answer is: 2011."},
+                  {"reasoning": "The Bomb is from 1987 and Rolling Papers from 2011.", "answer": "2011"},
+                  {"answer": "no"}])
+    dspy.configure(lm=lm)
+    prediction = IRCoT(BM25Retriever(CORPUS), k=2, answer_reader="cot")(question=question)
+    assert prediction.answer == "no"
+    assert prediction.trace["reader_output"]["yes_no_check"]["before"] == "2011"
+    assert prediction.trace["stats"]["yes_no_checks"] == 1
