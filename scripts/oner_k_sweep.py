@@ -23,6 +23,7 @@ from hopkit.cli.components import slug
 from hopkit.evaluation.harness import format_report, run_one, summarize
 from hopkit.evaluation.metrics import get_metric
 from hopkit.evaluation.run_log import RunLog
+from hopkit.knobs import parse_knobs
 from hopkit.programs.registry import build_program
 
 METRICS = ("em", "f1", "cover_em", "recall@15")
@@ -34,6 +35,7 @@ def main() -> None:
     parser.add_argument("--n", type=int, default=None)
     parser.add_argument("--ks", default="5,7,9,11,13,15")
     parser.add_argument("--out-dir", type=Path, required=True)
+    parser.add_argument("--set", action="append", default=[], help="knob=value for every K (e.g. yes_no_check=false)")
     add_lm_flags(parser)
     add_retrieval_flags(parser)
     args = parser.parse_args()
@@ -43,10 +45,11 @@ def main() -> None:
     retriever = load_retriever(args, dataset)
     configure_lm(args)
     metrics = [get_metric(name) for name in METRICS]
-    programs = {k: build_program("oner", retriever=retriever, k=k) for k in ks}
+    knobs = parse_knobs(args.set)
+    programs = {k: build_program("oner", retriever=retriever, **{**knobs, "k": k}) for k in ks}
     args.method = "oner"
     logs = {k: RunLog(args.out_dir / f"oner-k{k}-{slug(args.retriever)}__{slug(args.lm)}.jsonl",
-                      eval_meta(args, dataset.name, {"k": k}))
+                      eval_meta(args, dataset.name, {**knobs, "k": k}))
             for k in ks}
     done = {k: log.done_qids() for k, log in logs.items()}
     for example in tqdm(examples, desc="oner K sweep", unit="q", dynamic_ncols=True):
