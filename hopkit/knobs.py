@@ -40,12 +40,15 @@ class Knob:
 # reads a shorter version of the same evidence than the baseline it is compared with.
 PARAGRAPH_WORDS = 120
 
+# Shared by every method that answers: the answer-form check of hopkit/programs/yes_no_check.py.
+YES_NO_CHECK = Knob("yes_no_check", True, "addition: when a yes/no question gets an answer that is neither yes nor "
+                    "no, one short call decides yes or no from the reader's reasoning or paragraphs",
+                    choices=(True, False))
+
 KNOBS: dict[str, dict[str, Knob]] = {
     "oner": {
         "k": Knob("k", 8, "paragraphs retrieved with the question as the query (IRCoT tunes 5..15)", 1, 15, 1),
-        "yes_no_check": Knob("yes_no_check", True, "addition: when a yes/no question gets an answer that is neither, "
-                             "one short call decides yes or no from the reader's reasoning or paragraphs",
-                             choices=(True, False)),
+        "yes_no_check": YES_NO_CHECK,
     },
     "ircot": {
         "k": Knob("k", 4, "paragraphs retrieved per step (the paper tunes K in {2, 4, 6, 8})", 1, 10, 1),
@@ -58,9 +61,7 @@ KNOBS: dict[str, dict[str, Knob]] = {
         "stop_on_repeat": Knob("stop_on_repeat", False, "also stop when the model's first sentence repeats one "
                                "the chain holds, instead of going on to its first new sentence (not in the paper, "
                                "which stops only at 'answer is' or max_steps)", choices=(False, True)),
-        "yes_no_check": Knob("yes_no_check", True, "addition: when a yes/no question gets an answer that is neither, "
-                             "one short call decides yes or no from the reader's reasoning or paragraphs",
-                             choices=(True, False)),
+        "yes_no_check": YES_NO_CHECK,
     },
     "searchain": {
         "theta": Knob("theta", 0.82, "reader confidence above which a disagreeing reference corrects a node, on a "
@@ -81,6 +82,7 @@ KNOBS: dict[str, dict[str, Knob]] = {
                            "its recorded reading, and an unsolved query is never skipped", choices=("skip", "rejudge")),
         "decompose_retry": Knob("decompose_retry", True, "addition: when the first chain is one node that restates the "
                                 "question, ask once more for a decomposition", choices=(True, False)),
+        "yes_no_check": YES_NO_CHECK,
     },
     "tor": {
         "depth": Knob("depth", 3, "layers of paragraphs below the question (3 in the paper)", 1, 4, 1),
@@ -110,6 +112,7 @@ KNOBS: dict[str, dict[str, Knob]] = {
         "mpc_query": Knob("mpc_query", "whole", "the MPC paragraph as the query: whole (the paper; ColBERT still "
                           "cuts it at its query length) or first_sentence (cut on purpose)",
                           choices=("whole", "first_sentence")),
+        "yes_no_check": YES_NO_CHECK,
     },
 }
 

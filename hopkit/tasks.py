@@ -103,12 +103,15 @@ def apply_task(program: dspy.Module, task: str | Task) -> dspy.Module:
 
 def task_knobs(method: str, task: Task, knobs: dict) -> dict:
     """The task's knob defaults for a method, under the user's: SearChain verifies long-form answers
-    by ROUGE-L against alpha (its answer_form)."""
+    by ROUGE-L against alpha (its answer_form), and a long-form answer is never cut to yes or no."""
     from hopkit.knobs import KNOBS
     from hopkit.programs.registry import get_method
 
     declared = KNOBS.get(get_method(method).knob_group or "", {})
-    defaults = {"answer_form": task.answer_form} if "answer_form" in declared and task.answer_form != "short" else {}
+    defaults: dict = {}
+    if task.answer_form != "short":
+        defaults.update({name: value for name, value in (("answer_form", task.answer_form), ("yes_no_check", False))
+                         if name in declared})
     return {**defaults, **knobs}
 
 

@@ -381,3 +381,14 @@ def test_a_question_is_never_shown_its_own_chain_demonstration():
     SearChain(QueryRetriever(), TableReader({}), demos=demos)(question="Where was the author of Atlas born?")
     planned = str(engine.requests[0].messages)
     assert "Ada Pell" in planned and "Atlas was written by Kellis" not in planned
+
+
+def test_a_value_answer_to_a_yes_no_question_is_checked_once():
+    engine = use_script([chain(("When was Atlas made?", "Atlas was made in 1901."),
+                               ("When was Tull made?", "Tull was made in 1901."), final="1901"),
+                         final("Atlas [1] and Tull [2] were both made in 1901.", "1901"), {"answer": "yes"}])
+    prediction = SearChain(QueryRetriever(), TableReader({"When was Atlas made?": ("1901", 0.95),
+                                                         "When was Tull made?": ("1901", 0.95)}))(
+        question="Were Atlas and Tull made in the same year?")
+    assert prediction.answer == "yes" and prediction.trace["yes_no_check"]["before"] == "1901"
+    assert prediction.trace["stats"]["yes_no_checks"] == 1 and not engine.replies

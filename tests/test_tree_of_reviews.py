@@ -47,6 +47,8 @@ class RoutedEngine(ScriptedEngine):
                 self.replies = [reply]
             elif "missing_information" in system:
                 self.replies = [{"missing_information": self.missing, "answer": "?"}]
+            elif "[[ ## facts ## ]]" in system:  # the yes/no check
+                self.replies = [{"answer": "no"}]
             elif "[[ ## query ## ]]" in system:
                 self.replies = [{"query": self.written_query}]
             else:
@@ -304,3 +306,11 @@ def test_mpc_query_can_be_cut_to_its_first_sentence_on_purpose():
                                   missing="Kellis was born in Morn. He wrote novels.", mpc_query="first_sentence")
     program(question="Q?")
     assert retriever.calls[1][0] == "Kellis was born in Morn."
+
+
+def test_a_value_answer_to_a_yes_no_question_is_checked_and_counted():
+    program, _, _ = setup({"A": ("yes", "yes", "A answers it.")}, {"Is A older than B?": ["A"]},
+                          fusion={"response": "A was made in 1901 and B in 1890.", "answer": "1901"})
+    prediction = program(question="Is A older than B?")
+    assert prediction.answer == "no" and prediction.trace["yes_no_check"]["before"] == "1901"
+    assert prediction.trace["stats"]["api"] == 3  # review, fusion, check

@@ -26,6 +26,7 @@ from hopkit.data.passage import Passage
 from hopkit.knobs import knob
 from hopkit.programs.own_example import without_own_example
 from hopkit.programs.prediction import hop_prediction
+from hopkit.programs.yes_no_check import YesNoCheck
 from hopkit.text.similarity import rouge_l
 from hopkit.text.normalize import normalize_answer
 from hopkit.programs.searchain import feedback
@@ -50,7 +51,7 @@ def _k(name: str):
 
 class SearChain(dspy.Module):
     """Knobs (declared in hopkit/knobs.py): theta, alpha, r_max, k, dup_threshold, answer_form, answer_from,
-    duplicates, decompose_retry.
+    duplicates, decompose_retry, yes_no_check.
 
     Variants: ``use_ir=False`` (one chain, no IR), ``verify=False`` (no correction),
     ``complete=False`` (unsolved nodes are not completed).
@@ -61,7 +62,7 @@ class SearChain(dspy.Module):
                  dup_threshold: float = _k("dup_threshold").default,
                  answer_form: AnswerForm = _k("answer_form").default, answer_from: str = _k("answer_from").default,
                  duplicates: str = _k("duplicates").default, decompose_retry: bool = _k("decompose_retry").default,
-                 use_ir: bool = True, verify: bool = True,
+                 yes_no_check: bool = _k("yes_no_check").default, use_ir: bool = True, verify: bool = True,
                  complete: bool = True, max_words: int = 120, plan_tokens: int = 384, demos: list[dspy.Example] | None = None) -> None:
         super().__init__()
         if use_ir and (retriever is None or reader is None):
@@ -73,6 +74,7 @@ class SearChain(dspy.Module):
         self.answer_form = _k("answer_form").check(answer_form)
         self.answer_from, self.duplicates = _k("answer_from").check(answer_from), _k("duplicates").check(duplicates)
         self.decompose_retry = _k("decompose_retry").check(decompose_retry)
+        self.yes_no_check = YesNoCheck() if _k("yes_no_check").check(bool(yes_no_check)) else None
         self.use_ir, self.verify, self.complete = use_ir, verify, complete
         self.max_words, self.plan_tokens = max_words, plan_tokens
         self.plan = dspy.Predict(ChainOfQuery)
@@ -123,6 +125,9 @@ class SearChain(dspy.Module):
         else:
             answer, content, references = self._final(question, tree, path, final_answer)
             cited, answer_source = [node.pid for node in path], "traced"
+        checked = None
+        if self.yes_no_check is not None:
+            answer, checked = self.yes_no_check(question, answer, content or "")
         citations = list(dict.fromkeys(pid for pid in cited if pid))
         sources = [_SOURCE.get(node.action, node.action) for node in path]
         trace = {
@@ -130,11 +135,13 @@ class SearChain(dspy.Module):
             "r_max": self.r_max, "k": self.k, "answer_form": self.answer_form, "finished": finished,
             "tree": tree.to_dict(), "path": [node.id for node in path], "final_content": content,
             "references": references, "answer_source": answer_source, "restated_chain": retried,
+            "yes_no_check": checked,
             "stats": {"rounds": len(tree.branches), "skc": len(references),
                       "unreadable_chains": sum(b.parse == "unreadable" for b in tree.branches),
                       "fallback_parses": sum(b.parse == "fallback" for b in tree.branches),
                       "trace_parse_failures": tree.trace_parse_failures,
                       "decompose_retries": int(retried is not None),
+                      "yes_no_checks": int(bool((checked or {}).get("call"))),
                       "rejudged": sum(n.rejudged for n in tree.nodes.values()),
                       "reader_parse_failures": tree.reader_parse_failures,
                       "path_nodes": len(path), "from_lm": sources.count("lm"),

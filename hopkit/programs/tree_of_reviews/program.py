@@ -27,6 +27,7 @@ from dspy.utils.exceptions import AdapterParseError
 from hopkit.data.passage import Passage
 from hopkit.knobs import knob
 from hopkit.programs.prediction import hop_prediction
+from hopkit.programs.yes_no_check import YesNoCheck
 from hopkit.programs.tree_of_reviews.demonstrations import ReviewDemos
 from hopkit.data.sentences import first_sentence
 from hopkit.text.normalize import normalize_answer
@@ -60,7 +61,8 @@ class TreeOfReviews(dspy.Module):
                  fusion: Fusion = _k("fusion").default, relevance_pruning: bool = _k("relevance_pruning").default,
                  repetitive_pruning: bool = _k("repetitive_pruning").default, budget: int = _k("budget").default,
                  check_accept: bool = _k("check_accept").default, rerank: str = _k("rerank").default,
-                 mpc_query: str = _k("mpc_query").default, single_path: bool = False, threads: int = 4, max_words: int = 80, keep: int = 15,
+                 mpc_query: str = _k("mpc_query").default, yes_no_check: bool = _k("yes_no_check").default,
+                 single_path: bool = False, threads: int = 4, max_words: int = 80, keep: int = 15,
                  demos: ReviewDemos | None = None) -> None:
         super().__init__()
         self.retriever = retriever
@@ -72,6 +74,7 @@ class TreeOfReviews(dspy.Module):
         self.budget = _k("budget").check(budget)
         self.check_accept = _k("check_accept").check(bool(check_accept))
         self.rerank, self.mpc_query = _k("rerank").check(rerank), _k("mpc_query").check(mpc_query)
+        self.yes_no_check = YesNoCheck() if _k("yes_no_check").check(bool(yes_no_check)) else None
         self.single_path, self.threads, self.max_words, self.keep = single_path, max(1, threads), max_words, keep
         self.review_step = dspy.Predict(_REVIEWS[self.expansion])
         self.complete_missing = dspy.Predict(CompleteMissingParagraph)
@@ -245,6 +248,10 @@ class TreeOfReviews(dspy.Module):
         except AdapterParseError as error:
             response, answer, fusion_parse = str(error.lm_response or ""), "", "failed"
         state.lm_steps += 1
+        answer, checked = answer or response, None
+        if self.yes_no_check is not None:
+            answer, checked = self.yes_no_check(state.question, answer, response)
+            state.lm_steps += int(bool((checked or {}).get("call")))
         ranked = rank_by_response(pids, state.passages, response, self.keep,
                                   self.retriever if self.rerank == "retriever" else None)
         reviews = [n for n in state.nodes if n.action is not None]
@@ -265,7 +272,7 @@ class TreeOfReviews(dspy.Module):
                  "relevance_pruning": self.relevance_pruning, "repetitive_pruning": self.repetitive_pruning,
                  "budget": self.budget, "stopped_by_budget": state.stopped_by_budget,
                  "check_accept": self.check_accept, "rerank": self.rerank, "mpc_query": self.mpc_query,
-                 "nodes": [n.to_dict() for n in state.nodes],
+                 "yes_no_check": checked, "nodes": [n.to_dict() for n in state.nodes],
                  "evidence": [{"pids": e.pids, "analysis": e.analysis, "node": e.node} for e in state.pool],
                  "response": response, "stats": stats}
-        return hop_prediction(answer or response, citations=state.pool_pids() or pids, retrieved=ranked, trace=trace)
+        return hop_prediction(answer, citations=state.pool_pids() or pids, retrieved=ranked, trace=trace)
