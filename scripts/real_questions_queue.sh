@@ -75,7 +75,21 @@ oner_sweep 50
 zeroshot_k() { ircot 20 "ircot-zeroshot-cot-k$1"__local-qwen1.5b --demos-from none --set answer_reader=cot --set k=$1; }
 zeroshot_k 8
 old_ircot 50
-oner_sweep 100
+# OneR's K sweep to 100 as its first 50 ran (before the yes/no check), from a worktree pinned at e1f052e
+pinned_oner_sweep() {  # commit, n
+    [ -d "../hopkit-$1" ] || git worktree add "../hopkit-$1" "$1"
+    local root=$PWD py; py=$(cd "$(dirname "$PY")" && pwd)/$(basename "$PY")
+    run "oner-k-sweep-$1" env -C "../hopkit-$1" "$py" scripts/oner_k_sweep.py --dataset "$DEV" --n "$2" \
+        --out-dir "$root/$OUT" --retriever bm25 --lm local:qwen1.5b
+}
+pinned_oner_sweep e1f052e 100
+# the defaults with the yes/no check (commit d24b680 on): OneR at its best K, and zero-shot IRCoT to 100 (questions
+# 51-100 were not read when the check was designed, so they are its held-out test)
+oner_checked() { run "oner-k7-yesno-$1" "$PY" -m hopkit.cli.main eval --method oner --dataset "$DEV" --n "$1" \
+    "${LM[@]}" --set k=7 --out "$OUT/oner-k7-bm25-yesno__local-qwen1.5b.jsonl"; }
+oner_checked 50
+ircot 100 ircot-zeroshot-cot-yesno__local-qwen1.5b --demos-from none --set answer_reader=cot
+oner_checked 100
 regressions
 # the demonstration-file regression with the default demonstrations (zero-shot), as a user would run it
 run ircot-demos-file10-zeroshot "$PY" -m hopkit.cli.main eval --method ircot \
