@@ -8,7 +8,7 @@ import dspy
 
 from hopkit.knobs import PARAGRAPH_WORDS, knob
 from hopkit.programs.prediction import hop_prediction
-from hopkit.programs.yes_no_check import YesNoCheck
+from hopkit.programs.yes_no_check import yes_no_check_if
 from hopkit.retrieval.protocol import Retriever
 from hopkit.signatures import ClosedBookAnswer, ContextAnswer
 
@@ -46,7 +46,7 @@ class OneR(dspy.Module):
         super().__init__()
         self.retriever = retriever
         self.k = knob("oner", "k").check(k)
-        self.yes_no_check = YesNoCheck() if knob("oner", "yes_no_check").check(bool(yes_no_check)) else None
+        self.yes_no_check = yes_no_check_if(yes_no_check)
         self.reasoning = reasoning
         self.max_words = max_words
         self.answer = _answer_step(ContextAnswer, reasoning)

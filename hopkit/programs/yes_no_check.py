@@ -13,6 +13,7 @@ from __future__ import annotations
 import dspy
 from dspy.utils.exceptions import AdapterParseError
 
+from hopkit.knobs import YES_NO_CHECK
 from hopkit.signatures.answer import YesNoAnswer
 from hopkit.text.question_form import YES_NO, question_form
 
@@ -20,7 +21,8 @@ VERDICTS = ("yes", "no")
 
 
 def verdict_of(answer: str) -> str | None:
-    """``"Yes."`` and ``"no, they were not"`` -> ``yes`` / ``no``; anything else -> None."""
+    """``"Yes."`` and ``"no, they were not"`` -> ``yes`` / ``no``; anything else -> None. Only the first word
+    counts: ``hopkit.text.labels.yes_no`` reads any "not" in a value answer as no, which would skip the call."""
     words = answer.strip().lower().replace(",", " ").replace(".", " ").split()
     return words[0] if words and words[0] in VERDICTS else None
 
@@ -47,3 +49,13 @@ class YesNoCheck(dspy.Module):
         if decided is None:
             return answer, {"before": answer, "after": answer, "call": True, "unresolved": True}
         return decided, {"before": answer, "after": decided, "call": True}
+
+
+def yes_no_check_if(enabled: bool) -> YesNoCheck | None:
+    """The check when the ``yes_no_check`` knob (validated) is on, else None."""
+    return YesNoCheck() if YES_NO_CHECK.check(bool(enabled)) else None
+
+
+def called(record: dict | None) -> int:
+    """1 when the check's record shows it made its LM call, else 0 (for the trace's counters)."""
+    return int(bool((record or {}).get("call")))

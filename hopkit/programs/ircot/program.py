@@ -19,7 +19,7 @@ from hopkit.programs.ircot.demonstrations import DemoSet
 from hopkit.programs.ircot.sentences import extract_answer, first_new_sentence, repeats, says_answer, split_sentences
 from hopkit.programs.own_example import without_own_example
 from hopkit.programs.prediction import hop_prediction
-from hopkit.programs.yes_no_check import YesNoCheck
+from hopkit.programs.yes_no_check import called, yes_no_check_if
 from hopkit.retrieval.protocol import Retriever
 from hopkit.signatures import ContextAnswer
 from hopkit.signatures.ircot import ChainAnswer, ContinueReasoning
@@ -81,7 +81,7 @@ class IRCoT(dspy.Module):
         self.reader_mode = knob("ircot", "answer_reader").check(answer_reader)
         self.max_words = max_words
         self.stop_on_repeat = knob("ircot", "stop_on_repeat").check(bool(stop_on_repeat))
-        self.yes_no_check = YesNoCheck() if knob("ircot", "yes_no_check").check(bool(yes_no_check)) else None
+        self.yes_no_check = yes_no_check_if(yes_no_check)
         self.reason = dspy.Predict(ContinueReasoning)
         self.read_cot = dspy.Predict(ChainAnswer)
         self.read_direct = dspy.Predict(ContextAnswer)
@@ -148,7 +148,7 @@ class IRCoT(dspy.Module):
                 reader_trace["yes_no_check"] = {**checked, "cost": _delta(before)}
         stats = {"sentences": len(sentences), "reason_parse_failures": int(stop == "reason_parse_failure"),
                  "reader_parse_failures": int("parse_error" in reader_trace),
-                 "yes_no_checks": int(bool((reader_trace.get("yes_no_check") or {}).get("call")))}
+                 "yes_no_checks": called(reader_trace.get("yes_no_check"))}
         pids = [p.pid for p in collection.passages]
         trace = {"method": "ircot", "k": self.k, "cap": self.cap, "max_steps": self.max_steps,
                  "reader": self.reader_mode, "stop": stop, "steps": steps, "chain": sentences,

@@ -26,7 +26,7 @@ from hopkit.data.passage import Passage
 from hopkit.knobs import knob
 from hopkit.programs.own_example import without_own_example
 from hopkit.programs.prediction import hop_prediction
-from hopkit.programs.yes_no_check import YesNoCheck
+from hopkit.programs.yes_no_check import called, yes_no_check_if
 from hopkit.text.similarity import rouge_l
 from hopkit.text.normalize import normalize_answer
 from hopkit.programs.searchain import feedback
@@ -74,7 +74,7 @@ class SearChain(dspy.Module):
         self.answer_form = _k("answer_form").check(answer_form)
         self.answer_from, self.duplicates = _k("answer_from").check(answer_from), _k("duplicates").check(duplicates)
         self.decompose_retry = _k("decompose_retry").check(decompose_retry)
-        self.yes_no_check = YesNoCheck() if _k("yes_no_check").check(bool(yes_no_check)) else None
+        self.yes_no_check = yes_no_check_if(yes_no_check)
         self.use_ir, self.verify, self.complete = use_ir, verify, complete
         self.max_words, self.plan_tokens = max_words, plan_tokens
         self.plan = dspy.Predict(ChainOfQuery)
@@ -141,7 +141,7 @@ class SearChain(dspy.Module):
                       "fallback_parses": sum(b.parse == "fallback" for b in tree.branches),
                       "trace_parse_failures": tree.trace_parse_failures,
                       "decompose_retries": int(retried is not None),
-                      "yes_no_checks": int(bool((checked or {}).get("call"))),
+                      "yes_no_checks": called(checked),
                       "rejudged": sum(n.rejudged for n in tree.nodes.values()),
                       "reader_parse_failures": tree.reader_parse_failures,
                       "path_nodes": len(path), "from_lm": sources.count("lm"),

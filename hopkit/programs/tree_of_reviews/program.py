@@ -27,7 +27,7 @@ from dspy.utils.exceptions import AdapterParseError
 from hopkit.data.passage import Passage
 from hopkit.knobs import knob
 from hopkit.programs.prediction import hop_prediction
-from hopkit.programs.yes_no_check import YesNoCheck
+from hopkit.programs.yes_no_check import called, yes_no_check_if
 from hopkit.programs.tree_of_reviews.demonstrations import ReviewDemos
 from hopkit.data.sentences import first_sentence
 from hopkit.text.normalize import normalize_answer
@@ -74,7 +74,7 @@ class TreeOfReviews(dspy.Module):
         self.budget = _k("budget").check(budget)
         self.check_accept = _k("check_accept").check(bool(check_accept))
         self.rerank, self.mpc_query = _k("rerank").check(rerank), _k("mpc_query").check(mpc_query)
-        self.yes_no_check = YesNoCheck() if _k("yes_no_check").check(bool(yes_no_check)) else None
+        self.yes_no_check = yes_no_check_if(yes_no_check)
         self.single_path, self.threads, self.max_words, self.keep = single_path, max(1, threads), max_words, keep
         self.review_step = dspy.Predict(_REVIEWS[self.expansion])
         self.complete_missing = dspy.Predict(CompleteMissingParagraph)
@@ -251,7 +251,7 @@ class TreeOfReviews(dspy.Module):
         answer, checked = answer or response, None
         if self.yes_no_check is not None:
             answer, checked = self.yes_no_check(state.question, answer, response)
-            state.lm_steps += int(bool((checked or {}).get("call")))
+            state.lm_steps += called(checked)
         ranked = rank_by_response(pids, state.passages, response, self.keep,
                                   self.retriever if self.rerank == "retriever" else None)
         reviews = [n for n in state.nodes if n.action is not None]
