@@ -17,6 +17,8 @@ OUT=docs/runs/dev100
 LM=(--retriever bm25 --lm local:qwen1.5b --quiet)
 STATUS=$OUT/queue-status
 mkdir -p "$OUT"
+# the closed corpus's BM25 index (a fresh machine has none)
+[ -d ~/.cache/hopkit/indexes/ircot-dev100.bm25 ] || "$PY" -m hopkit.cli.main index --backend bm25 --dataset "$DEV"
 run() {  # name, then the command
     local name=$1; shift
     echo "start $name $(date +%T) $(git rev-parse --short HEAD)" >> "$STATUS"
@@ -84,7 +86,9 @@ old_ircot 50
 pinned_oner_sweep() {  # commit, n, Ks
     [ -d "../hopkit-$1" ] || git worktree add "../hopkit-$1" "$1"
     local root=$PWD py; py=$(cd "$(dirname "$PY")" && pwd)/$(basename "$PY")
-    run "oner-k-sweep-$1" env -C "../hopkit-$1" "$py" scripts/oner_k_sweep.py --dataset "$DEV" --n "$2" \
+    # PYTHONPATH=.: a script's own folder, not the working directory, leads sys.path, so without it the
+    # editable install's (this checkout's) hopkit would be imported instead of the pinned one
+    run "oner-k-sweep-$1" env -C "../hopkit-$1" PYTHONPATH=. "$py" scripts/oner_k_sweep.py --dataset "$DEV" --n "$2" \
         --out-dir "$root/$OUT" --retriever bm25 --lm local:qwen1.5b --ks "${3:-5,7,9,11,13,15}"
 }
 # first the K chosen on the first 50 (K=7), so that issue 19's bar stands at n = 100 early; the other Ks follow
