@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 from hopkit.errors import MissingArtifactError
@@ -31,8 +32,11 @@ def derive_from_minilm(out: Path, query_maxlen: int = 32, doc_maxlen: int = 180)
     model = BaseColBERT(str(minilm_path()), colbert_config=config)
     with torch.no_grad():
         model.linear.weight.copy_(torch.eye(384))
-    out.mkdir(parents=True, exist_ok=True)
-    model.save(str(out))
+    partial = out.with_name(out.name + ".partial")
+    shutil.rmtree(partial, ignore_errors=True)
+    model.save(str(partial))  # an interrupted save leaves only the .partial folder behind
+    shutil.rmtree(out, ignore_errors=True)
+    partial.rename(out)
     return out
 
 
@@ -42,6 +46,12 @@ def resolve_checkpoint(name_or_path: str) -> str:
     if path.exists():
         if not (path / "config.json").is_file():
             raise MissingArtifactError(f"{path} is not a ColBERT checkpoint folder (no config.json)")
+        metadata = path / "artifact.metadata"
+        if metadata.exists() and metadata.stat().st_size == 0:
+            raise MissingArtifactError(
+                f"{path} has an empty artifact.metadata (an interrupted save); remove the folder and rebuild it "
+                "with `hopkit train-retriever`"
+            )
         return str(path)
     if "/" in name_or_path and not name_or_path.startswith((".", "/")):
         return name_or_path  # a hub name; loading it needs the network
