@@ -112,10 +112,6 @@ calibrate bundled:dev lm hops 20 colbert
 calibrate bundled:dev lm:span hops 20 colbert
 calibrate "$DEV" lm questions 50 bm25
 calibrate "$DEV" lm:span questions 50 bm25
-zeroshot_k 6
-zeroshot_k 2
-tune_k 8 50
-
 # ---- issue 20: SearChain on the same dev100 questions (BM25, the shared retriever) ----
 searchain() {  # n, log name, extra flags
     local n=$1 name=$2; shift 2
@@ -153,3 +149,7 @@ run tor-bundled-dev15 "$PY" -m hopkit.cli.main eval --method tor --dataset bundl
     --retriever colbert --lm local:qwen1.5b --quiet --out "$OUT/regression-tor-bundled-dev-colbert.jsonl"
 run tor-ablate-dev15 "$PY" -m hopkit.cli.main ablate --method tor --dataset "$DEV" --n 15 \
     --retriever bm25 --lm local:qwen1.5b --quiet --out "$OUT/tor-ablate"
+# K for the zero-shot default at 6 and 2 (4 and 8 ran above), and the in-domain K=8 to 50: after issues 20-21's runs
+zeroshot_k 6
+zeroshot_k 2
+tune_k 8 50
