@@ -28,13 +28,16 @@ def derive_from_minilm(out: Path, query_maxlen: int = 32, doc_maxlen: int = 180)
     from colbert.infra import ColBERTConfig
     from colbert.modeling.base_colbert import BaseColBERT
 
+    from hopkit.retrieval.colbert.compat import no_git_metadata
+
     config = ColBERTConfig(dim=384, query_maxlen=query_maxlen, doc_maxlen=doc_maxlen)
     model = BaseColBERT(str(minilm_path()), colbert_config=config)
     with torch.no_grad():
         model.linear.weight.copy_(torch.eye(384))
     partial = out.with_name(out.name + ".partial")
     shutil.rmtree(partial, ignore_errors=True)
-    model.save(str(partial))  # an interrupted save leaves only the .partial folder behind
+    with no_git_metadata():
+        model.save(str(partial))  # an interrupted save leaves only the .partial folder behind
     shutil.rmtree(out, ignore_errors=True)
     partial.rename(out)
     return out

@@ -10,6 +10,11 @@
    ``single_process_training`` the run's script name is ``hopkit`` whenever that assertion would fail.
 4. Always run with ``RunConfig(nranks=1, avoid_fork_if_possible=True)`` (``run_config``): a
    crashed spawned child makes colbert-ai's parent block forever on a queue.
+5. Every checkpoint or index it saves records the git branch of the working directory's repository, and
+   a detached HEAD (a CI checkout, a ``git worktree`` at a commit) raises ``TypeError`` there, after the
+   metadata file was opened: training dies at its last step and a derived checkpoint is left with an
+   empty ``artifact.metadata``. ``no_git_metadata`` points ``GIT_DIR`` at an empty folder while
+   colbert-ai saves, so it records no repository (it skips a folder that is not one), as outside git.
 """
 
 from __future__ import annotations
@@ -17,6 +22,7 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator
 from contextlib import contextmanager
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -80,3 +86,18 @@ def run_config(root: Path, experiment: str) -> Any:
 def prepare_environment(cache: Path) -> None:
     """colbert-ai compiles C++ extensions on first use; keep them in a cache folder we control."""
     os.environ.setdefault("TORCH_EXTENSIONS_DIR", str(cache / "torch-extensions"))
+
+
+@contextmanager
+def no_git_metadata() -> Iterator[None]:
+    """colbert-ai sees no git repository while it saves (see item 5 above)."""
+    previous = os.environ.get("GIT_DIR")
+    with tempfile.TemporaryDirectory(prefix="hopkit-no-git-") as empty:
+        os.environ["GIT_DIR"] = empty
+        try:
+            yield
+        finally:
+            if previous is None:
+                os.environ.pop("GIT_DIR", None)
+            else:
+                os.environ["GIT_DIR"] = previous

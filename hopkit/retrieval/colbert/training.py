@@ -9,7 +9,7 @@ from pathlib import Path
 
 from hopkit.data.corpus import Corpus
 from hopkit.errors import InputError
-from hopkit.retrieval.colbert.compat import run_config, single_process_training
+from hopkit.retrieval.colbert.compat import no_git_metadata, run_config, single_process_training
 from hopkit.retrieval.colbert.index import colbert_text
 
 
@@ -50,7 +50,7 @@ def train_colbert(init_checkpoint: str, triples_path: Path, corpus: Corpus, out:
     collection = [colbert_text(p) for p in corpus]
     work = out.with_name(out.name + ".training")
     shutil.rmtree(work, ignore_errors=True)
-    with Run().context(run_config(work, "train")), single_process_training():
+    with Run().context(run_config(work, "train")), single_process_training(), no_git_metadata():
         config = ColBERTConfig(bsize=settings.bsize, lr=settings.lr, maxsteps=settings.steps,
                                warmup=settings.warmup, doc_maxlen=settings.doc_maxlen,
                                query_maxlen=settings.query_maxlen, nway=2, accumsteps=1,
