@@ -127,6 +127,9 @@ on_main() {  # method, n: the method as it was on main before issues 19-21 (comm
 # demonstrations for SearChain's Chain-of-Query: zero-shot (the real-data default) against in-domain, first 20
 searchain 20 searchain-zeroshot__local-qwen1.5b --demos-from none
 searchain 20 searchain-indomain__local-qwen1.5b --demos-from "$INDOMAIN"
+# theta: the LM reader's answerability confidence never reached 0.82 (the paper's value) in calibration (max 0.70),
+# so at the default verification never corrects; 0.5 corrects where the judgment leans to "answers"
+searchain 20 searchain-zeroshot-theta05__local-qwen1.5b --demos-from none --set theta=0.5
 on_main searchain 50
 run searchain-bundled-dev20 "$PY" -m hopkit.cli.main eval --method searchain --dataset bundled:dev --n 20 \
     --retriever colbert --lm local:qwen1.5b --quiet --out "$OUT/regression-searchain-bundled-dev-colbert.jsonl"
