@@ -106,6 +106,10 @@ run ircot-demos-file10-zeroshot "$PY" -m hopkit.cli.main eval --method ircot \
     --quiet --out "$OUT/regression-ircot-demos-hotpotqa-colbert-zeroshot.jsonl"
 ircot 100 ircot-zeroshot-cot-yesno__local-qwen1.5b --demos-from none --set answer_reader=cot
 pinned_oner_sweep e1f052e 100
+# the bundled-dev regression again with demonstrations balanced over question openings (commit after ab8a52d):
+# at ab8a52d 4 of 7 demonstrations asked "In which country was ... born?" and the reader answered countries
+run ircot-bundled-dev20-balanced "$PY" -m hopkit.cli.main eval --method ircot --dataset bundled:dev --n 20 \
+    --retriever colbert --lm local:qwen1.5b --quiet --out "$OUT/regression-ircot-bundled-dev-colbert-balanced.jsonl"
 # SearChain's theta for the new reader confidence (issue 20)
 mkdir -p docs/runs/calibration
 calibrate bundled:dev lm hops 20 colbert

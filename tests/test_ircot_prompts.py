@@ -178,3 +178,15 @@ def test_no_fictional_text_reaches_a_real_datasets_prompt_unless_asked(hopkit_ho
     text = "\n".join(prompt_text(r) for r in engine.requests)
     bundled_questions = [ex.question for ex in load_bundled("train").examples]
     assert any(q in text for q in bundled_questions) is fictional
+
+
+def test_one_question_template_cannot_fill_the_demonstrations():
+    from hopkit.programs.ircot.demonstrations import round_robin_by_opening
+
+    def ex(question: str) -> dspy.Example:
+        return dspy.Example(question=question)
+
+    examples = [ex("In which country was A born?"), ex("In which country was B born?"),
+                ex("In which country was C born?"), ex("In which city was D born?"), ex("Who was born first, E or F?")]
+    ordered = [e.question for e in round_robin_by_opening(examples)]
+    assert ordered == [examples[i].question for i in (0, 3, 4, 1, 2)]

@@ -9,6 +9,13 @@ The reasoner's demonstrations show the chain as a continuation: the first shows 
 from an empty start (the paper's format), the others a few given sentences and the rest of the chain
 after them, so the model sees both how a chain starts and how it goes on to the answer, never a lone
 middle step.
+
+An addition to the paper's random choice (``balance_openings``, on by default): examples are taken
+round-robin over their questions' openings ("in which country was", "in what year was", ...), so one
+question template cannot fill the budget. With random order, 4 of the 7 bundled:train demonstrations that
+fit asked "In which country was ... born?", and their chains end one hop past the birthplace ("X is a city
+in Y. So the answer is: Y"); on bundled dev the CoT reader then answered the country for 4 "In which city
+was ... born?" questions it had answered right before (docs/results.md, "Regression rows").
 """
 
 from __future__ import annotations
@@ -58,8 +65,27 @@ def complete_chain(example: dspy.Example) -> list[str]:
     return sentences
 
 
+OPENING_WORDS = 4  # a question's opening: its first words, lower-cased (its template, on templated data)
+
+
+def question_opening(question: str) -> str:
+    return " ".join(question.lower().split()[:OPENING_WORDS])
+
+
+def round_robin_by_opening(examples: list[dspy.Example]) -> list[dspy.Example]:
+    """The examples reordered so that each opening is taken once before any is taken again (order kept within)."""
+    groups: dict[str, list[dspy.Example]] = {}
+    for example in examples:
+        groups.setdefault(question_opening(example.question), []).append(example)
+    queues = list(groups.values())
+    ordered: list[dspy.Example] = []
+    for turn in range(max(len(q) for q in queues)):
+        ordered.extend(q[turn] for q in queues if turn < len(q))
+    return ordered
+
+
 def build_demos(train: Sequence[dspy.Example], corpus: Corpus, m_distractors: int = 2, budget_words: int = 1600,
-                max_words: int = PARAGRAPH_WORDS, seed: int = 0) -> DemoSet:
+                max_words: int = PARAGRAPH_WORDS, seed: int = 0, balance_openings: bool = True) -> DemoSet:
     """Demonstrations from examples that carry a ``chain`` (sentences, or one string) and gold pids."""
     usable = [ex for ex in train if getattr(ex, "chain", None) and getattr(ex, "answers", None)]
     if not usable:
@@ -67,6 +93,8 @@ def build_demos(train: Sequence[dspy.Example], corpus: Corpus, m_distractors: in
                          "(--demos-from ircot-demos:FILE), bundled:train, or --demos-from none for zero-shot")
     rng = random.Random(seed)
     rng.shuffle(usable)
+    if balance_openings:
+        usable = round_robin_by_opening(usable)
     reason, cot, direct = [], [], []
     spent = 0
     for example in usable:
