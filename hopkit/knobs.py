@@ -58,6 +58,9 @@ KNOBS: dict[str, dict[str, Knob]] = {
                        choices=("cot", "direct", "none")),
         "m_distractors": Knob("m_distractors", 2, "distractors per demonstration (the paper's M)", 1, 3, 1,
                               builds_demos=True),
+        "balance_openings": Knob("balance_openings", True, "addition: demonstrations taken round-robin over their "
+                                 "questions' openings, so one template cannot fill the budget (false: the paper's "
+                                 "random choice)", choices=(True, False), builds_demos=True),
         "stop_on_repeat": Knob("stop_on_repeat", False, "also stop when the model's first sentence repeats one "
                                "the chain holds, instead of going on to its first new sentence (not in the paper, "
                                "which stops only at 'answer is' or max_steps)", choices=(False, True)),

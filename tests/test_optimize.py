@@ -31,7 +31,7 @@ def test_the_search_space_is_read_from_the_declared_knobs():
 
 def test_a_demos_study_leaves_out_knobs_that_only_shape_the_built_demonstrations():
     """Every trial of a demos study loads the compiled demonstrations, so IRCoT's M changes nothing."""
-    assert set(search_space("ircot", compiled_demos=True)) == set(KNOBS["ircot"]) - {"m_distractors"}
+    assert set(search_space("ircot", compiled_demos=True)) == set(KNOBS["ircot"]) - {"m_distractors", "balance_openings"}
     assert set(search_space("tor", compiled_demos=True)) == set(KNOBS["tor"])
     with pytest.raises(Exception, match="tune them with --demos none"):
         search_space("ircot", only=["k", "m_distractors"], compiled_demos=True)

@@ -65,8 +65,10 @@ METHODS: dict[str, Method] = {
 }
 
 
-def _ircot(retriever: Retriever, train: Dataset | None, m_distractors: int = 2, **knobs: Any) -> IRCoT:
-    demos = build_demos(train.examples, train.corpus, m_distractors=m_distractors) if train else None
+def _ircot(retriever: Retriever, train: Dataset | None, m_distractors: int = 2, balance_openings: bool = True,
+           **knobs: Any) -> IRCoT:
+    demos = (build_demos(train.examples, train.corpus, m_distractors=m_distractors, balance_openings=balance_openings)
+             if train else None)
     return IRCoT(retriever, demos=demos, **knobs)
 
 

@@ -62,7 +62,8 @@ def _delta(before: tuple[int, int, int]) -> dict[str, int]:
 
 
 class IRCoT(dspy.Module):
-    """Knobs (declared in hopkit/knobs.py): k, cap, max_steps, answer_reader, m_distractors, stop_on_repeat."""
+    """Knobs (declared in hopkit/knobs.py): k, cap, max_steps, answer_reader, m_distractors, balance_openings
+    (those two shape the demonstrations, built by the registry), stop_on_repeat, yes_no_check."""
 
     def __init__(self, retriever: Retriever, k: int = knob("ircot", "k").default,
                  cap: int = knob("ircot", "cap").default, max_steps: int = knob("ircot", "max_steps").default,
