@@ -13,7 +13,8 @@ from hopkit.programs.searchain import SearChain
 from hopkit.programs.searchain.chain_text import parse_chain_text, render_chain
 from hopkit.programs.searchain.judgment import disagrees, judge, probability_confidence
 from hopkit.programs.searchain.processed import ProcessedQueries
-from hopkit.programs.searchain.tree import COMPLETED, CORRECTED, DUPLICATE, NOT_REACHED, PASS, UNSOLVED_KEPT
+from hopkit.programs.searchain.tree import (COMPLETED, CORRECTED, DUPLICATE, NOT_REACHED, PASS, UNANSWERED,
+                                            UNSOLVED_KEPT)
 from hopkit.reader.protocol import Span
 from scripted_engine import ScriptedEngine
 
@@ -144,6 +145,45 @@ def test_verification_feedback_ends_the_round_and_the_next_branch_hangs_from_tha
     assert "Kellis" in str(feedback.messages) and "Brann" in str(feedback.messages)  # chain + correction shown
 
 
+def test_judge_keeps_an_unanswered_unsolved_node_unless_feedback_is_asked():
+    kw = {"theta": 0.8, "alpha": 0.35, "answer_form": "short"}
+    assert judge(True, "", "", 0.9, "doc", no_answer="go_on", **kw) == UNANSWERED
+    assert judge(True, "", " . ", 0.9, "doc", no_answer="go_on", **kw) == UNANSWERED  # nothing left once normalised
+    assert judge(True, "", "", 0.9, "doc", no_answer="feedback", **kw) == COMPLETED
+    assert judge(True, "", "Morn", 0.1, "doc", no_answer="go_on", **kw) == COMPLETED
+
+
+def test_an_unsolved_node_the_reader_cannot_answer_lets_ir_go_on_to_the_next_node():
+    question_node = ("Is Atlas older than Brann?", None)  # restates the question, then the real hops
+    prediction, retriever, reader, engine = run(
+        [chain(question_node, ("When was Atlas made?", None), ("When was Brann made?", None)),
+         chain(("When was Atlas made?", "Atlas was made in 1901."), ("When was Brann made?", None)),
+         chain(("When was Atlas made?", "Atlas was made in 1901."), ("When was Brann made?", "In 1950."), final="yes"),
+         final("Atlas [1] is older than Brann [2].", "yes")],
+        {"When was Atlas made?": ("1901", 0.6), "When was Brann made?": ("1950", 0.6)}, decompose_retry=False)
+    nodes = nodes_of(prediction)
+    assert nodes["r1.1"]["action"] == UNANSWERED and nodes["r1.2"]["action"] == COMPLETED
+    assert nodes["r2.2"]["action"] == COMPLETED and prediction.trace["finished"]
+    assert prediction.answer == "yes" and prediction.trace["stats"]["unanswered_by_ir"] == 1
+    assert prediction.trace["no_answer"] == "go_on"
+
+
+def test_the_paper_completes_an_unanswered_node_and_the_same_chain_comes_back():
+    replies = [chain(("Is Atlas older than Brann?", None), ("When was Atlas made?", None)) for _ in range(3)]
+    prediction, retriever, _, _ = run(replies + [final("Unknown [1].", "no")], {}, no_answer="feedback", r_max=3,
+                                      decompose_retry=False)
+    nodes = nodes_of(prediction)
+    assert [nodes[f"r{r}.1"]["action"] for r in (1, 2, 3)] == [COMPLETED] * 3
+    assert "When was Atlas made?" not in retriever.queries  # the hop behind the first node is never read
+
+
+def test_a_placeholder_final_answer_does_not_become_the_answer():
+    prediction, _, _, _ = run(
+        [chain(("Who made Atlas?", "Atlas was made by Kellis."), final="None"),
+         final("Atlas was made by Kellis [1].", "Kellis")], {"Who made Atlas?": ("Kellis", 0.9)})
+    assert prediction.trace["finished"] and prediction.answer == "Kellis"
+
+
 def test_low_confidence_disagreement_passes_and_completion_ignores_confidence():
     prediction, retriever, _, _ = run(
         [chain(("Who made Atlas?", "Atlas was made by Brann."), ("Where was Brann born?", None)),
@@ -160,7 +200,7 @@ def test_low_confidence_disagreement_passes_and_completion_ignores_confidence():
 
 def test_r_max_bounds_the_rounds():
     replies = [chain((f"Unknown thing {i}?", None)) for i in range(3)] + [final("It is unknown [1].", "unknown")]
-    prediction, _, _, engine = run(replies, {}, r_max=3)
+    prediction, _, _, engine = run(replies, {f"Unknown thing {i}?": ("x", 0.1) for i in range(3)}, r_max=3)
     assert prediction.trace["stats"]["rounds"] == 3 and not prediction.trace["finished"]
     assert len(engine.requests) == 4  # 3 chains + the final content
 

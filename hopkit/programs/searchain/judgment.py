@@ -7,9 +7,10 @@ from typing import Literal
 
 from hopkit.text.similarity import rouge_l
 from hopkit.text.normalize import normalize_answer
-from hopkit.programs.searchain.tree import COMPLETED, CORRECTED, PASS, UNSOLVED_KEPT
+from hopkit.programs.searchain.tree import COMPLETED, CORRECTED, PASS, UNANSWERED, UNSOLVED_KEPT
 
 AnswerForm = Literal["short", "long"]
+NoAnswer = Literal["go_on", "feedback"]
 
 
 def disagrees(lm_answer: str, reader_answer: str, document: str, answer_form: AnswerForm, alpha: float) -> bool:
@@ -33,11 +34,18 @@ def conflicts(new_answer: str, recorded: str) -> bool:
 
 
 def judge(unsolved: bool, lm_answer: str, reader_answer: str, confidence: float | None, document: str, *,
-          theta: float, alpha: float, answer_form: AnswerForm, verify: bool = True, complete: bool = True) -> str:
+          theta: float, alpha: float, answer_form: AnswerForm, verify: bool = True, complete: bool = True,
+          no_answer: NoAnswer = "feedback") -> str:
     """The node's action: completion for every unsolved node whatever the confidence; correction
-    only when the reader is confident (f > theta) and disagrees; otherwise the node passes."""
+    only when the reader is confident (f > theta) and disagrees; otherwise the node passes.
+    An unsolved node whose reader found no answer is completed all the same (``feedback``: the paper's
+    DPR reader always returns a span) or stays unsolved while IR goes on to the next node (``go_on``)."""
     if unsolved:
-        return COMPLETED if complete else UNSOLVED_KEPT
+        if not complete:
+            return UNSOLVED_KEPT
+        if no_answer == "go_on" and not normalize_answer(reader_answer):
+            return UNANSWERED
+        return COMPLETED
     if verify and confidence is not None and confidence > theta and disagrees(
             lm_answer, reader_answer, document, answer_form, alpha):
         return CORRECTED

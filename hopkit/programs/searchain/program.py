@@ -12,7 +12,10 @@ content and answer from the last chain with IR's answers put in (the chain's own
 that chain passed), so guesses of replanned rounds never reach the answer (``path``: tracing over R,
 as the paper); ``duplicates=rejudge`` judges a repeated query whose new answer conflicts with the
 recorded one against its recorded reading and never skips an unsolved query (``skip``: the paper);
-``decompose_retry`` asks once more when the first chain is a single node restating the question.
+``decompose_retry`` asks once more when the first chain is a single node restating the question;
+``no_answer=go_on`` keeps an unsolved node unsolved when the reader finds no answer in its document and
+goes on to the next node, where completing it with nothing would end the round with no new fact and the
+LM would plan the same chain again (the paper's DPR reader always returns a span; ``feedback``: complete).
 """
 
 from __future__ import annotations
@@ -34,14 +37,16 @@ from hopkit.programs.searchain.answer_chain import answer_pairs, last_chain, rec
 from hopkit.programs.searchain.chain_text import parse_chain_text, render_chain
 from hopkit.programs.searchain.judgment import AnswerForm, conflicts, judge, probability_confidence
 from hopkit.programs.searchain.processed import ProcessedQueries
-from hopkit.programs.searchain.tree import (COMPLETED, CORRECTED, DUPLICATE, NO_IR, PASS, ROOT, UNSOLVED_KEPT,
-                                            ReasoningTree, TreeNode)
+from hopkit.programs.searchain.tree import (COMPLETED, CORRECTED, DUPLICATE, NO_IR, PASS, ROOT, UNANSWERED,
+                                            UNSOLVED_KEPT, ReasoningTree, TreeNode)
 from hopkit.reader.protocol import Reader
 from hopkit.retrieval.protocol import Retriever
 from hopkit.signatures.searchain import ChainOfQuery, QueryNode, TraceWithReferences
 
-_SOURCE = {PASS: "lm", CORRECTED: "corrected", COMPLETED: "completed", UNSOLVED_KEPT: "unsolved"}
+_SOURCE = {PASS: "lm", CORRECTED: "corrected", COMPLETED: "completed", UNSOLVED_KEPT: "unsolved",
+           UNANSWERED: "unsolved"}
 _REFERENCE = re.compile(r"\[(\d+)\]")
+_NO_ANSWER = {"", "none", "null", "unknown", "n/a"}  # what a planner writes for "no final answer yet"
 RESTATES = 0.7  # ROUGE-L between a lone query and the question at or above which the query restates it
 
 
@@ -51,7 +56,7 @@ def _k(name: str):
 
 class SearChain(dspy.Module):
     """Knobs (declared in hopkit/knobs.py): theta, alpha, r_max, k, dup_threshold, answer_form, answer_from,
-    duplicates, decompose_retry, yes_no_check.
+    duplicates, decompose_retry, no_answer, yes_no_check.
 
     Variants: ``use_ir=False`` (one chain, no IR), ``verify=False`` (no correction),
     ``complete=False`` (unsolved nodes are not completed).
@@ -62,6 +67,7 @@ class SearChain(dspy.Module):
                  dup_threshold: float = _k("dup_threshold").default,
                  answer_form: AnswerForm = _k("answer_form").default, answer_from: str = _k("answer_from").default,
                  duplicates: str = _k("duplicates").default, decompose_retry: bool = _k("decompose_retry").default,
+                 no_answer: str = _k("no_answer").default,
                  yes_no_check: bool = _k("yes_no_check").default, use_ir: bool = True, verify: bool = True,
                  complete: bool = True, max_words: int = 120, plan_tokens: int = 384, demos: list[dspy.Example] | None = None) -> None:
         super().__init__()
@@ -74,6 +80,7 @@ class SearChain(dspy.Module):
         self.answer_form = _k("answer_form").check(answer_form)
         self.answer_from, self.duplicates = _k("answer_from").check(answer_from), _k("duplicates").check(duplicates)
         self.decompose_retry = _k("decompose_retry").check(decompose_retry)
+        self.no_answer = _k("no_answer").check(no_answer)
         self.yes_no_check = yes_no_check_if(yes_no_check)
         self.use_ir, self.verify, self.complete = use_ir, verify, complete
         self.max_words, self.plan_tokens = max_words, plan_tokens
@@ -132,7 +139,8 @@ class SearChain(dspy.Module):
         sources = [_SOURCE.get(node.action, node.action) for node in path]
         trace = {
             "method": "searchain", "variant": self.variant, "theta": self.theta, "alpha": self.alpha,
-            "r_max": self.r_max, "k": self.k, "answer_form": self.answer_form, "finished": finished,
+            "r_max": self.r_max, "k": self.k, "answer_form": self.answer_form, "no_answer": self.no_answer,
+            "finished": finished,
             "tree": tree.to_dict(), "path": [node.id for node in path], "final_content": content,
             "references": references, "answer_source": answer_source, "restated_chain": retried,
             "yes_no_check": checked,
@@ -145,7 +153,8 @@ class SearChain(dspy.Module):
                       "rejudged": sum(n.rejudged for n in tree.nodes.values()),
                       "reader_parse_failures": tree.reader_parse_failures,
                       "path_nodes": len(path), "from_lm": sources.count("lm"),
-                      "corrected_by_ir": sources.count("corrected"), "completed_by_ir": sources.count("completed")},
+                      "corrected_by_ir": sources.count("corrected"), "completed_by_ir": sources.count("completed"),
+                      "unanswered_by_ir": sum(node.action == UNANSWERED for node in path)},
         }
         return hop_prediction(answer, citations=citations, retrieved=retrieved, trace=trace)
 
@@ -157,10 +166,10 @@ class SearChain(dspy.Module):
                 out = self.plan(question=question, feedback=list(messages), config={"max_tokens": self.plan_tokens},
                                 **without_own_example(self.plan, question))
             chain = [node for node in (out.chain or []) if node.query.strip()]
-            return chain, (out.final_answer or "").strip(), "typed" if chain else "unreadable"
+            return chain, _stated(out.final_answer), "typed" if chain else "unreadable"
         except AdapterParseError as error:
             chain, final_answer = parse_chain_text(str(error.lm_response or ""))
-            return chain, final_answer, "fallback" if chain else "unreadable"
+            return chain, _stated(final_answer), "fallback" if chain else "unreadable"
 
     def _traverse(self, question: str, tree: ReasoningTree, branch: list[TreeNode], processed: ProcessedQueries,
                   path: list[TreeNode], documents: dict[str, Passage],
@@ -196,7 +205,8 @@ class SearChain(dspy.Module):
                 documents[document.pid] = document
             node.action = judge(node.unsolved, node.lm_answer, node.reader_answer, node.confidence,
                                 document.text if document is not None else "", theta=self.theta, alpha=self.alpha,
-                                answer_form=self.answer_form, verify=self.verify, complete=self.complete)
+                                answer_form=self.answer_form, verify=self.verify, complete=self.complete,
+                                no_answer=self.no_answer)
             processed.add(node.query, node.id)
             path.append(node)
             if node.action == COMPLETED and document is not None:
@@ -266,6 +276,12 @@ class SearChain(dspy.Module):
 def restates_question(chain: list[QueryNode], question: str) -> bool:
     """A first chain of one node whose query is the question again (ROUGE-L >= RESTATES)."""
     return len(chain) == 1 and rouge_l(normalize_answer(chain[0].query), normalize_answer(question)) >= RESTATES
+
+
+def _stated(final_answer: object) -> str:
+    """The chain's final answer, empty where the planner wrote a placeholder ("None", "unknown")."""
+    text = str(final_answer or "").strip()
+    return "" if text.strip(" .").lower() in _NO_ANSWER else text
 
 
 def _path_answer(node: TreeNode) -> str:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 _MARK = {"pass": "PASS", "verified-corrected": "CORRECTED", "completed": "COMPLETED",
-         "skipped-duplicate": "DUPLICATE", "unsolved-kept": "UNSOLVED", "not-reached": "not reached",
+         "skipped-duplicate": "DUPLICATE", "unsolved-kept": "UNSOLVED", "unsolved-unanswered": "NO ANSWER", "not-reached": "not reached",
          "no-ir": "no IR"}
 
 
