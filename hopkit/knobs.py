@@ -85,9 +85,10 @@ KNOBS: dict[str, dict[str, Knob]] = {
                            "its recorded reading, and an unsolved query is never skipped", choices=("skip", "rejudge")),
         "decompose_retry": Knob("decompose_retry", True, "addition: when the first chain is one node that restates the "
                                 "question, ask once more for a decomposition", choices=(True, False)),
-        "no_answer": Knob("no_answer", "go_on", "an unsolved node whose reader finds no answer in its document: go_on "
-                          "(addition) keeps it unsolved and IR goes on to the next node; feedback completes it with the "
-                          "document alone, ending the round (the paper's DPR reader always returns a span)",
+        "no_answer": Knob("no_answer", "go_on", "an unsolved node whose reader finds no answer in its document (none, "
+                          "or a span that only repeats the query): go_on (addition) keeps it unsolved and IR goes on "
+                          "to the next node; feedback completes it all the same, ending the round (the paper's DPR "
+                          "reader always returns a span)",
                           choices=("go_on", "feedback")),
         "yes_no_check": YES_NO_CHECK,
     },

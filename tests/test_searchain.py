@@ -13,7 +13,7 @@ from hopkit.programs.searchain import SearChain
 from hopkit.programs.searchain.chain_text import parse_chain_text, render_chain
 from hopkit.programs.searchain.judgment import disagrees, judge, probability_confidence
 from hopkit.programs.searchain.processed import ProcessedQueries
-from hopkit.programs.searchain.tree import (COMPLETED, CORRECTED, DUPLICATE, NOT_REACHED, PASS, UNANSWERED,
+from hopkit.programs.searchain.tree import (COMPLETED, CORRECTED, DUPLICATE, FILLED, NOT_REACHED, PASS, UNANSWERED,
                                             UNSOLVED_KEPT)
 from hopkit.reader.protocol import Span
 from scripted_engine import ScriptedEngine
@@ -151,6 +151,9 @@ def test_judge_keeps_an_unanswered_unsolved_node_unless_feedback_is_asked():
     assert judge(True, "", " . ", 0.9, "doc", no_answer="go_on", **kw) == UNANSWERED  # nothing left once normalised
     assert judge(True, "", "", 0.9, "doc", no_answer="feedback", **kw) == COMPLETED
     assert judge(True, "", "Morn", 0.1, "doc", no_answer="go_on", **kw) == COMPLETED
+    # a copy of the query's own entity is no answer to "What role did Ralph Bakshi play?" (seen on dev100)
+    copied = judge(True, "", "Ralph Bakshi", 0.0, "doc", no_answer="go_on", query="What role did Ralph Bakshi play?", **kw)
+    assert copied == UNANSWERED
 
 
 def test_an_unsolved_node_the_reader_cannot_answer_lets_ir_go_on_to_the_next_node():
@@ -342,15 +345,30 @@ def test_a_repeat_with_a_conflicting_answer_is_judged_again_and_a_skip_knob_rest
 
 
 def test_an_unsolved_repeat_is_never_skipped():
-    prediction, retriever, _, _ = run(
-        [chain(("Where was Kellis born?", None)),
-         chain(("Where was Kellis born?", None)),
-         chain(("Where was Kellis born?", "Kellis was born in Morn."), final="Morn"),
-         final("Kellis was born in Morn [1].", "Morn")],
-        {"Where was Kellis born?": ("Morn", 0.4)})
+    # round 2 keeps the completed query unsolved and puts the fact in its final answer instead (seen with
+    # the 1.5B planner): IR's recorded answer fills the node, no second feedback, and tracing answers
+    prediction, retriever, _, engine = run(
+        [chain(("Who made Atlas?", None), ("Where was the maker of Atlas born?", None)),
+         chain(("Who made Atlas?", None), ("Where was Kellis born?", "Kellis was born in Morn."), final="Kellis"),
+         final("Kellis [1] was born in Morn [2].", "Morn")],
+        {"Who made Atlas?": ("Kellis", 0.4), "Where was Kellis born?": ("Morn", 0.9)})
     nodes = nodes_of(prediction)
-    assert nodes["r2.1"]["action"] == COMPLETED and retriever.queries.count("Where was Kellis born?") == 2
-    assert nodes["r3.1"]["action"] == DUPLICATE and prediction.answer == "Morn"
+    assert nodes["r1.1"]["action"] == COMPLETED and nodes["r2.1"]["action"] == FILLED
+    assert retriever.queries.count("Who made Atlas?") == 1 and nodes["r2.1"]["reader_answer"] == "Kellis"
+    assert prediction.trace["finished"] and prediction.trace["stats"]["filled_from_record"] == 1
+    assert prediction.answer == "Morn" and prediction.trace["answer_source"] == "traced"
+    assert "Kellis" in str(engine.requests[-1].messages[-1].parts)
+
+
+def test_an_unsolved_repeat_ir_could_not_answer_is_read_again():
+    prediction, retriever, _, _ = run(
+        [chain(("Where was Kellis born?", None), ("Who made Atlas?", None)),
+         chain(("Where was Kellis born?", None), ("Who made Atlas?", "Kellis made it."), final="Kellis"),
+         final("Kellis [1].", "Kellis")],
+        {"Who made Atlas?": ("Kellis", 0.9)})
+    nodes = nodes_of(prediction)
+    assert nodes["r1.1"]["action"] == UNANSWERED and nodes["r2.1"]["action"] == UNANSWERED
+    assert retriever.queries.count("Where was Kellis born?") == 2 and prediction.answer == "Kellis"
 
 
 def test_a_first_chain_that_restates_the_question_is_asked_once_to_decompose():

@@ -1,6 +1,6 @@
 """The last chain as the answer comes from it: each node with the answer IR verified.
 
-A node IR corrected or completed carries the reader's answer; a node that repeats an earlier query
+A node IR corrected or completed (or filled from an earlier completion) carries the reader's answer; a node that repeats an earlier query
 carries what that query's node recorded; any other node keeps the LM's answer. Nodes of earlier
 rounds are not here: a round that ended in feedback was replanned, and its unverified guesses must not
 reach the answer.
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from hopkit.programs.searchain.tree import COMPLETED, CORRECTED, DUPLICATE, ReasoningTree, TreeNode
+from hopkit.programs.searchain.tree import COMPLETED, CORRECTED, DUPLICATE, FILLED, ReasoningTree, TreeNode
 
 
 @dataclass(frozen=True)
@@ -30,7 +30,7 @@ def source_node(tree: ReasoningTree, node: TreeNode) -> TreeNode:
 
 def recorded_answer(node: TreeNode) -> str:
     """What IR left standing for a processed node: the reader's answer where it corrected or completed."""
-    if node.action in (CORRECTED, COMPLETED) and node.reader_answer:
+    if node.action in (CORRECTED, COMPLETED, FILLED) and node.reader_answer:
         return node.reader_answer
     return node.lm_answer
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 from typing import Literal
 
+from hopkit.reader.lm_reader import repeats_query
 from hopkit.text.similarity import rouge_l
 from hopkit.text.normalize import normalize_answer
 from hopkit.programs.searchain.tree import COMPLETED, CORRECTED, PASS, UNANSWERED, UNSOLVED_KEPT
@@ -35,15 +36,16 @@ def conflicts(new_answer: str, recorded: str) -> bool:
 
 def judge(unsolved: bool, lm_answer: str, reader_answer: str, confidence: float | None, document: str, *,
           theta: float, alpha: float, answer_form: AnswerForm, verify: bool = True, complete: bool = True,
-          no_answer: NoAnswer = "feedback") -> str:
+          no_answer: NoAnswer = "feedback", query: str = "") -> str:
     """The node's action: completion for every unsolved node whatever the confidence; correction
     only when the reader is confident (f > theta) and disagrees; otherwise the node passes.
-    An unsolved node whose reader found no answer is completed all the same (``feedback``: the paper's
-    DPR reader always returns a span) or stays unsolved while IR goes on to the next node (``go_on``)."""
+    An unsolved node whose reader found no answer (nothing, or only words of the query itself) is completed
+    all the same (``feedback``: the paper's DPR reader always returns a span) or stays unsolved while IR goes
+    on to the next node (``go_on``)."""
     if unsolved:
         if not complete:
             return UNSOLVED_KEPT
-        if no_answer == "go_on" and not normalize_answer(reader_answer):
+        if no_answer == "go_on" and (not normalize_answer(reader_answer) or repeats_query(reader_answer, query)):
             return UNANSWERED
         return COMPLETED
     if verify and confidence is not None and confidence > theta and disagrees(

@@ -9,9 +9,11 @@ Every node IR processed joins the reasoning path R with its supporting document.
 
 Additions to Algorithm 1, each a knob (hopkit/knobs.py): ``answer_from=last_chain`` writes the final
 content and answer from the last chain with IR's answers put in (the chain's own answer stands when
-that chain passed), so guesses of replanned rounds never reach the answer (``path``: tracing over R,
+that chain passed and IR filled none of its nodes from earlier readings), so guesses of replanned rounds never reach the answer (``path``: tracing over R,
 as the paper); ``duplicates=rejudge`` judges a repeated query whose new answer conflicts with the
-recorded one against its recorded reading and never skips an unsolved query (``skip``: the paper);
+recorded one against its recorded reading and never skips an unsolved query: one IR answered before gets
+that answer without a second round of the same feedback, one it could not answer is read again (``skip``:
+the paper);
 ``decompose_retry`` asks once more when the first chain is a single node restating the question;
 ``no_answer=go_on`` keeps an unsolved node unsolved when the reader finds no answer in its document and
 goes on to the next node, where completing it with nothing would end the round with no new fact and the
@@ -37,14 +39,14 @@ from hopkit.programs.searchain.answer_chain import answer_pairs, last_chain, rec
 from hopkit.programs.searchain.chain_text import parse_chain_text, render_chain
 from hopkit.programs.searchain.judgment import AnswerForm, conflicts, judge, probability_confidence
 from hopkit.programs.searchain.processed import ProcessedQueries
-from hopkit.programs.searchain.tree import (COMPLETED, CORRECTED, DUPLICATE, NO_IR, PASS, ROOT, UNANSWERED,
-                                            UNSOLVED_KEPT, ReasoningTree, TreeNode)
+from hopkit.programs.searchain.tree import (COMPLETED, CORRECTED, DUPLICATE, FILLED, NO_IR, PASS, ROOT,
+                                            UNANSWERED, UNSOLVED_KEPT, ReasoningTree, TreeNode)
 from hopkit.reader.protocol import Reader
 from hopkit.retrieval.protocol import Retriever
 from hopkit.signatures.searchain import ChainOfQuery, QueryNode, TraceWithReferences
 
 _SOURCE = {PASS: "lm", CORRECTED: "corrected", COMPLETED: "completed", UNSOLVED_KEPT: "unsolved",
-           UNANSWERED: "unsolved"}
+           UNANSWERED: "unsolved", FILLED: "completed"}
 _REFERENCE = re.compile(r"\[(\d+)\]")
 _NO_ANSWER = {"", "none", "null", "unknown", "n/a"}  # what a planner writes for "no final answer yet"
 RESTATES = 0.7  # ROUGE-L between a lone query and the question at or above which the query restates it
@@ -154,7 +156,8 @@ class SearChain(dspy.Module):
                       "reader_parse_failures": tree.reader_parse_failures,
                       "path_nodes": len(path), "from_lm": sources.count("lm"),
                       "corrected_by_ir": sources.count("corrected"), "completed_by_ir": sources.count("completed"),
-                      "unanswered_by_ir": sum(node.action == UNANSWERED for node in path)},
+                      "unanswered_by_ir": sum(node.action == UNANSWERED for node in path),
+                      "filled_from_record": sum(node.action == FILLED for node in path)},
         }
         return hop_prediction(answer, citations=citations, retrieved=retrieved, trace=trace)
 
@@ -190,7 +193,12 @@ class SearChain(dspy.Module):
                     if identified is not None:
                         return identified
                     continue
-                # an unsolved query is never skipped: it is read again and completed
+                # an unsolved query is never skipped: IR's recorded answer fills it, or it is read again
+                if recorded_answer(earlier):
+                    node.action, node.reader_answer = FILLED, recorded_answer(earlier)
+                    node.confidence, node.pid = earlier.confidence, earlier.pid
+                    path.append(node)
+                    continue
             passages = self.retriever.retrieve(node.query, self.k)
             retrieved.extend(p.pid for p in passages if p.pid not in retrieved)
             span = self.reader.read(node.query, passages) if passages else None
@@ -206,7 +214,7 @@ class SearChain(dspy.Module):
             node.action = judge(node.unsolved, node.lm_answer, node.reader_answer, node.confidence,
                                 document.text if document is not None else "", theta=self.theta, alpha=self.alpha,
                                 answer_form=self.answer_form, verify=self.verify, complete=self.complete,
-                                no_answer=self.no_answer)
+                                no_answer=self.no_answer, query=node.query)
             processed.add(node.query, node.id)
             path.append(node)
             if node.action == COMPLETED and document is not None:
@@ -248,8 +256,8 @@ class SearChain(dspy.Module):
             content, traced = str(error.lm_response or "").strip(), ""
         references = sorted({int(m) for m in _REFERENCE.findall(content) if 1 <= int(m) <= len(pairs)})
         cited = [p.pid for p in pairs]
-        if finished and chain_answer:
-            return chain_answer, content, references, cited, "chain"
+        if finished and chain_answer and not any(n.action == FILLED for n in nodes):
+            return chain_answer, content, references, cited, "chain"  # the LM wrote it knowing every fact
         if traced:
             return traced, content, references, cited, "traced"
         return chain_answer or pairs[-1].answer, content, references, cited, "chain" if chain_answer else "last-node"
@@ -286,4 +294,4 @@ def _stated(final_answer: object) -> str:
 
 def _path_answer(node: TreeNode) -> str:
     """A corrected or completed node carries the reader's answer; a passed one the LM's (Algorithm 1's R)."""
-    return node.reader_answer if node.action in (CORRECTED, COMPLETED) else node.lm_answer
+    return node.reader_answer if node.action in (CORRECTED, COMPLETED, FILLED) else node.lm_answer

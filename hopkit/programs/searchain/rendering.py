@@ -5,7 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 _MARK = {"pass": "PASS", "verified-corrected": "CORRECTED", "completed": "COMPLETED",
-         "skipped-duplicate": "DUPLICATE", "unsolved-kept": "UNSOLVED", "unsolved-unanswered": "NO ANSWER", "not-reached": "not reached",
+         "skipped-duplicate": "DUPLICATE", "unsolved-kept": "UNSOLVED", "unsolved-unanswered": "NO ANSWER",
+         "completed-from-record": "FILLED", "not-reached": "not reached",
          "no-ir": "no IR"}
 
 
@@ -29,7 +30,7 @@ def render_trace(trace: dict[str, Any]) -> str:
     if path:
         lines.append("Correct path:")
         for n, node in enumerate(path, start=1):
-            answer = node["reader_answer"] if node["action"] in ("verified-corrected", "completed") else node["lm_answer"]
+            answer = node["reader_answer"] if node["action"] in ("verified-corrected", "completed", "completed-from-record") else node["lm_answer"]
             lines.append(f"  [{n}] {node['query']} -> {answer or '?'}   (doc {node['pid']})")
     if trace.get("restated_chain"):
         lines.append("  (the first chain restated the question; asked once more to decompose it)")

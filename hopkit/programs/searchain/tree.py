@@ -19,6 +19,7 @@ CORRECTED = "verified-corrected"  # a confident reader disagreed: feedback with 
 COMPLETED = "completed"          # the LM marked it unsolved: feedback with the reader's answer
 DUPLICATE = "skipped-duplicate"  # the query was processed in an earlier round
 UNSOLVED_KEPT = "unsolved-kept"  # unsolved, but completion is switched off
+FILLED = "completed-from-record"  # an unsolved repeat of a query IR answered before gets that answer (rejudge)
 UNANSWERED = "unsolved-unanswered"  # unsolved, and the reader found no answer: IR goes on (knob no_answer)
 NOT_REACHED = "not-reached"      # after the node that ended the round
 NO_IR = "no-ir"                  # the variant without IR never checks a node
