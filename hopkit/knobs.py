@@ -85,6 +85,10 @@ KNOBS: dict[str, dict[str, Knob]] = {
                            "its recorded reading, and an unsolved query is never skipped", choices=("skip", "rejudge")),
         "decompose_retry": Knob("decompose_retry", True, "addition: when the first chain is one node that restates the "
                                 "question, ask once more for a decomposition", choices=(True, False)),
+        "short_form": Knob("short_form", True, "addition: a final answer written as a sentence (5 words or more) to "
+                           "a question that is not yes/no gets one short call that copies the answering phrase out of "
+                           "it; the phrase stands only if it is in the sentence (off for long-form answers)",
+                           choices=(True, False)),
         "no_answer": Knob("no_answer", "go_on", "an unsolved node whose reader finds no answer in its document (none, "
                           "or a span that only repeats the query): go_on (addition) keeps it unsolved and IR goes on "
                           "to the next node; feedback completes it all the same, ending the round (the paper's DPR "

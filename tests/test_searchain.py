@@ -295,6 +295,26 @@ def test_the_final_answer_follows_the_last_chain_when_tracing_disagrees():
     assert prediction.trace["final_content"] == "Kellis [1] was born in Tull [2]."
 
 
+def test_a_sentence_answer_is_cut_to_the_phrase_it_states_and_never_rewritten():
+    replies = [chain(("How many members has Lawson?", "Lawson has four members."), final="Lawson has more members than Club."),
+               final("Lawson has four [1].", "Lawson")]
+    prediction, _, _, engine = run(replies + [{"answer": "Lawson"}], {"How many members has Lawson?": ("four", 0.9)})
+    assert prediction.answer == "Lawson" and prediction.trace["short_form"]["before"].startswith("Lawson has")
+    assert prediction.trace["stats"]["short_form_calls"] == 1
+    prediction, _, _, _ = run(replies + [{"answer": "Ambrose"}], {"How many members has Lawson?": ("four", 0.9)})
+    assert prediction.answer == "Lawson has more members than Club."  # not in the sentence: the sentence stands
+    assert prediction.trace["short_form"]["rejected"] == "Ambrose"
+
+
+def test_short_answers_and_yes_no_questions_make_no_short_form_call():
+    prediction, _, _, engine = run(
+        [chain(("Who made Atlas?", "Atlas was made by Kellis."), final="Kellis"), final("Kellis [1].", "Kellis")],
+        {"Who made Atlas?": ("Kellis", 0.9)})
+    assert prediction.trace["short_form"] is None and len(engine.requests) == 2
+    program = SearChain(QueryRetriever(), TableReader({}), answer_form="long")
+    assert program.short_form is None  # long-form answers are sentences by design
+
+
 def test_the_paper_tracing_over_r_stays_a_knob():
     prediction, _, _, _ = run(
         [chain(("Who made Atlas?", "Atlas was made by Kellis."), final="Kellis"), final("Kellis [1].", "Brann")],

@@ -33,3 +33,13 @@ class YesNoAnswer(dspy.Signature):
     question: str = dspy.InputField()
     facts: str = dspy.InputField(desc="the reasoning and the answer given")
     answer: str = dspy.OutputField(desc="yes or no, the word alone")
+
+
+class ShortAnswerForm(dspy.Signature):
+    """The answer to the question was written as a whole sentence. Copy out of that sentence the short
+    phrase that answers the question: a name, a place, a date, a number, or the one of the named options
+    the sentence picks. Copy it word for word; do not add anything."""
+
+    question: str = dspy.InputField()
+    sentence: str = dspy.InputField(desc="the answer, written as a sentence")
+    answer: str = dspy.OutputField(desc="a short phrase copied from the sentence")

@@ -1,9 +1,9 @@
 """The last chain as the answer comes from it: each node with the answer IR verified.
 
-A node IR corrected or completed (or filled from an earlier completion) carries the reader's answer; a node that repeats an earlier query
-carries what that query's node recorded; any other node keeps the LM's answer. Nodes of earlier
-rounds are not here: a round that ended in feedback was replanned, and its unverified guesses must not
-reach the answer.
+A node IR corrected or completed (or filled from an earlier completion) carries the reader's answer; a
+node that repeats an earlier query carries what that query's node recorded; any other node keeps the LM's
+answer. Nodes of earlier rounds are not here: a round that ended in feedback was replanned, and its
+unverified guesses must not reach the answer.
 """
 
 from __future__ import annotations
@@ -11,6 +11,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from hopkit.programs.searchain.tree import COMPLETED, CORRECTED, DUPLICATE, FILLED, ReasoningTree, TreeNode
+
+@dataclass(frozen=True)
+class FinalAnswer:
+    answer: str
+    content: str
+    references: list[int]
+    cited: list[str | None]  # the documents of the pairs the content was written from
+    source: str  # chain, traced or last-node
+    traced: str  # the tracing call's own short answer ("" when it gave none)
 
 
 @dataclass(frozen=True)

@@ -15,6 +15,7 @@ recorded one against its recorded reading and never skips an unsolved query: one
 that answer without a second round of the same feedback, one it could not answer is read again (``skip``:
 the paper);
 ``decompose_retry`` asks once more when the first chain is a single node restating the question;
+``short_form`` copies the answering phrase out of a final answer written as a sentence;
 ``no_answer=go_on`` keeps an unsolved node unsolved when the reader finds no answer in its document and
 goes on to the next node, where completing it with nothing would end the round with no new fact and the
 LM would plan the same chain again (the paper's DPR reader always returns a span; ``feedback``: complete).
@@ -31,11 +32,12 @@ from hopkit.data.passage import Passage
 from hopkit.knobs import knob
 from hopkit.programs.own_example import without_own_example
 from hopkit.programs.prediction import hop_prediction
+from hopkit.programs.short_form import ShortForm
 from hopkit.programs.yes_no_check import called, yes_no_check_if
 from hopkit.text.similarity import rouge_l
 from hopkit.text.normalize import normalize_answer
 from hopkit.programs.searchain import feedback
-from hopkit.programs.searchain.answer_chain import answer_pairs, last_chain, recorded_answer
+from hopkit.programs.searchain.answer_chain import FinalAnswer, answer_pairs, last_chain, recorded_answer
 from hopkit.programs.searchain.chain_text import parse_chain_text, render_chain
 from hopkit.programs.searchain.judgment import AnswerForm, conflicts, judge, probability_confidence
 from hopkit.programs.searchain.processed import ProcessedQueries
@@ -58,7 +60,7 @@ def _k(name: str):
 
 class SearChain(dspy.Module):
     """Knobs (declared in hopkit/knobs.py): theta, alpha, r_max, k, dup_threshold, answer_form, answer_from,
-    duplicates, decompose_retry, no_answer, yes_no_check.
+    duplicates, decompose_retry, no_answer, short_form, yes_no_check.
 
     Variants: ``use_ir=False`` (one chain, no IR), ``verify=False`` (no correction),
     ``complete=False`` (unsolved nodes are not completed).
@@ -69,7 +71,7 @@ class SearChain(dspy.Module):
                  dup_threshold: float = _k("dup_threshold").default,
                  answer_form: AnswerForm = _k("answer_form").default, answer_from: str = _k("answer_from").default,
                  duplicates: str = _k("duplicates").default, decompose_retry: bool = _k("decompose_retry").default,
-                 no_answer: str = _k("no_answer").default,
+                 no_answer: str = _k("no_answer").default, short_form: bool = _k("short_form").default,
                  yes_no_check: bool = _k("yes_no_check").default, use_ir: bool = True, verify: bool = True,
                  complete: bool = True, max_words: int = 120, plan_tokens: int = 384, demos: list[dspy.Example] | None = None) -> None:
         super().__init__()
@@ -83,6 +85,7 @@ class SearChain(dspy.Module):
         self.answer_from, self.duplicates = _k("answer_from").check(answer_from), _k("duplicates").check(duplicates)
         self.decompose_retry = _k("decompose_retry").check(decompose_retry)
         self.no_answer = _k("no_answer").check(no_answer)
+        self.short_form = ShortForm() if _k("short_form").check(short_form) and self.answer_form == "short" else None
         self.yes_no_check = yes_no_check_if(yes_no_check)
         self.use_ir, self.verify, self.complete = use_ir, verify, complete
         self.max_words, self.plan_tokens = max_words, plan_tokens
@@ -130,28 +133,32 @@ class SearChain(dspy.Module):
             messages += [feedback.previous_chain(round_, render_chain(chain, final_answer)), message]
             attach_to = node.id
         if self.answer_from == "last_chain":
-            answer, content, references, cited, answer_source = self._final_from_chain(question, tree, finished)
+            final = self._final_from_chain(question, tree, finished)
         else:
             answer, content, references = self._final(question, tree, path, final_answer)
-            cited, answer_source = [node.pid for node in path], "traced"
+            final = FinalAnswer(answer, content, references, [node.pid for node in path], "traced", answer)
+        answer, content = final.answer, final.content
+        shortened = None
+        if self.short_form is not None:
+            answer, shortened = self.short_form(question, answer)
         checked = None
         if self.yes_no_check is not None:
             answer, checked = self.yes_no_check(question, answer, content or "")
-        citations = list(dict.fromkeys(pid for pid in cited if pid))
+        citations = list(dict.fromkeys(pid for pid in final.cited if pid))
         sources = [_SOURCE.get(node.action, node.action) for node in path]
         trace = {
             "method": "searchain", "variant": self.variant, "theta": self.theta, "alpha": self.alpha,
             "r_max": self.r_max, "k": self.k, "answer_form": self.answer_form, "no_answer": self.no_answer,
             "finished": finished,
             "tree": tree.to_dict(), "path": [node.id for node in path], "final_content": content,
-            "references": references, "answer_source": answer_source, "restated_chain": retried,
-            "yes_no_check": checked,
-            "stats": {"rounds": len(tree.branches), "skc": len(references),
+            "references": final.references, "answer_source": final.source, "traced_answer": final.traced,
+            "restated_chain": retried, "short_form": shortened, "yes_no_check": checked,
+            "stats": {"rounds": len(tree.branches), "skc": len(final.references),
                       "unreadable_chains": sum(b.parse == "unreadable" for b in tree.branches),
                       "fallback_parses": sum(b.parse == "fallback" for b in tree.branches),
                       "trace_parse_failures": tree.trace_parse_failures,
                       "decompose_retries": int(retried is not None),
-                      "yes_no_checks": called(checked),
+                      "yes_no_checks": called(checked), "short_form_calls": called(shortened),
                       "rejudged": sum(n.rejudged for n in tree.nodes.values()),
                       "reader_parse_failures": tree.reader_parse_failures,
                       "path_nodes": len(path), "from_lm": sources.count("lm"),
@@ -236,16 +243,16 @@ class SearChain(dspy.Module):
             return node, feedback.correction(question, node.query, node.reader_answer or "", document, self.max_words)
         return None
 
-    def _final_from_chain(self, question: str, tree: ReasoningTree,
-                          finished: bool) -> tuple[str, str, list[int], list[str | None], str]:
+    def _final_from_chain(self, question: str, tree: ReasoningTree, finished: bool) -> FinalAnswer:
         """The last chain with IR's answers put in. When that chain passed IR, its own answer stands and
         tracing writes the referenced content; otherwise tracing over its verified pairs gives the answer."""
         nodes = last_chain(tree)
         chain_answer = tree.branches[-1].final_answer if tree.branches else ""
         if not nodes:
-            return chain_answer, "", [], [], "chain"
+            return FinalAnswer(chain_answer, "", [], [], "chain", "")
         if not self.use_ir:
-            return chain_answer or next((n.lm_answer for n in reversed(nodes) if n.lm_answer), ""), "", [], [], "chain"
+            own = chain_answer or next((n.lm_answer for n in reversed(nodes) if n.lm_answer), "")
+            return FinalAnswer(own, "", [], [], "chain", "")
         pairs = answer_pairs(tree, nodes)
         lines = [f"[{n}] {p.node.query} -> {p.answer or 'unknown'}" for n, p in enumerate(pairs, start=1)]
         try:
@@ -257,10 +264,11 @@ class SearChain(dspy.Module):
         references = sorted({int(m) for m in _REFERENCE.findall(content) if 1 <= int(m) <= len(pairs)})
         cited = [p.pid for p in pairs]
         if finished and chain_answer and not any(n.action == FILLED for n in nodes):
-            return chain_answer, content, references, cited, "chain"  # the LM wrote it knowing every fact
+            return FinalAnswer(chain_answer, content, references, cited, "chain", traced)  # written knowing every fact
         if traced:
-            return traced, content, references, cited, "traced"
-        return chain_answer or pairs[-1].answer, content, references, cited, "chain" if chain_answer else "last-node"
+            return FinalAnswer(traced, content, references, cited, "traced", traced)
+        return FinalAnswer(chain_answer or pairs[-1].answer, content, references, cited,
+                           "chain" if chain_answer else "last-node", traced)
 
     def _final(self, question: str, tree: ReasoningTree, path: list[TreeNode],
                chain_answer: str) -> tuple[str, str, list[int]]:
