@@ -380,7 +380,8 @@ def test_an_unsolved_repeat_is_never_skipped():
     assert "Kellis" in str(engine.requests[-1].messages[-1].parts)
 
 
-def test_an_unsolved_repeat_ir_could_not_answer_is_read_again():
+def test_an_unsolved_repeat_ir_could_not_answer_keeps_its_recorded_reading():
+    # the same query reads the same documents the same way: a second reading would cost a call for nothing
     prediction, retriever, _, _ = run(
         [chain(("Where was Kellis born?", None), ("Who made Atlas?", None)),
          chain(("Where was Kellis born?", None), ("Who made Atlas?", "Kellis made it."), final="Kellis"),
@@ -388,7 +389,8 @@ def test_an_unsolved_repeat_ir_could_not_answer_is_read_again():
         {"Who made Atlas?": ("Kellis", 0.9)})
     nodes = nodes_of(prediction)
     assert nodes["r1.1"]["action"] == UNANSWERED and nodes["r2.1"]["action"] == UNANSWERED
-    assert retriever.queries.count("Where was Kellis born?") == 2 and prediction.answer == "Kellis"
+    assert retriever.queries.count("Where was Kellis born?") == 1 and prediction.answer == "Kellis"
+    assert nodes["r2.1"]["duplicate_of"] == "r1.1" and "r2.1" not in prediction.trace["path"]
 
 
 def test_a_first_chain_that_restates_the_question_is_asked_once_to_decompose():

@@ -12,7 +12,7 @@ content and answer from the last chain with IR's answers put in (the chain's own
 that chain passed and IR filled none of its nodes from earlier readings), so guesses of replanned rounds never reach the answer (``path``: tracing over R,
 as the paper); ``duplicates=rejudge`` judges a repeated query whose new answer conflicts with the
 recorded one against its recorded reading and never skips an unsolved query: one IR answered before gets
-that answer without a second round of the same feedback, one it could not answer is read again (``skip``:
+that answer without a second round of the same feedback, one it could not answer keeps that reading (``skip``:
 the paper);
 ``decompose_retry`` asks once more when the first chain is a single node restating the question;
 ``short_form`` copies the answering phrase out of a final answer written as a sentence;
@@ -200,11 +200,14 @@ class SearChain(dspy.Module):
                     if identified is not None:
                         return identified
                     continue
-                # an unsolved query is never skipped: IR's recorded answer fills it, or it is read again
-                if recorded_answer(earlier):
-                    node.action, node.reader_answer = FILLED, recorded_answer(earlier)
+                # an unsolved query is never skipped: IR's recorded answer fills it; where IR found none, the
+                # recorded reading stands (the same query reads the same documents the same way), else read again
+                if recorded_answer(earlier) or earlier.action == UNANSWERED:
+                    node.action = FILLED if recorded_answer(earlier) else UNANSWERED
+                    node.reader_answer = recorded_answer(earlier) or earlier.reader_answer
                     node.confidence, node.pid = earlier.confidence, earlier.pid
-                    path.append(node)
+                    if node.action == FILLED:
+                        path.append(node)
                     continue
             passages = self.retriever.retrieve(node.query, self.k)
             retrieved.extend(p.pid for p in passages if p.pid not in retrieved)
