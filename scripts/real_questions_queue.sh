@@ -130,9 +130,8 @@ on_main() {  # method, n: the method as it was on main before issues 19-21 (comm
 # demonstrations for SearChain's Chain-of-Query: zero-shot (the real-data default) against in-domain, first 20
 searchain 20 searchain-zeroshot__local-qwen1.5b --demos-from none
 searchain 20 searchain-indomain__local-qwen1.5b --demos-from "$INDOMAIN"
-# the real-data default (zero-shot, as IRCoT's) to 50 without the LM cache, so that its tokens and seconds are
-# real (a cached call reports none), then the regression row, then main to 50
-searchain 50 searchain-zeroshot-uncached__local-qwen1.5b --demos-from none --no-cache
+# the real-data default (zero-shot, as IRCoT's) to 50, then the regression row, then main to 50
+searchain 50 searchain-zeroshot__local-qwen1.5b --demos-from none
 run searchain-bundled-dev20 "$PY" -m hopkit.cli.main eval --method searchain --dataset bundled:dev --n 20 \
     --retriever colbert --lm local:qwen1.5b --quiet --out "$OUT/regression-searchain-bundled-dev-colbert.jsonl"
 on_main searchain 50
