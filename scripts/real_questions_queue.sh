@@ -130,13 +130,13 @@ on_main() {  # method, n: the method as it was on main before issues 19-21 (comm
 # demonstrations for SearChain's Chain-of-Query: zero-shot (the real-data default) against in-domain, first 20
 searchain 20 searchain-zeroshot__local-qwen1.5b --demos-from none
 searchain 20 searchain-indomain__local-qwen1.5b --demos-from "$INDOMAIN"
-# the real-data default (zero-shot, as IRCoT's) to 50, its ablations (mostly cached), the regression row, main to 50
+# the real-data default (zero-shot, as IRCoT's) to 50, the regression row, its ablations (mostly cached), main to 50
 searchain 50 searchain-zeroshot__local-qwen1.5b --demos-from none
+run searchain-bundled-dev20 "$PY" -m hopkit.cli.main eval --method searchain --dataset bundled:dev --n 20 \
+    --retriever colbert --lm local:qwen1.5b --quiet --out "$OUT/regression-searchain-bundled-dev-colbert.jsonl"
 # Table 4 on real questions: the variants on the first 20, same demonstrations as the default
 run searchain-ablate-dev20 "$PY" -m hopkit.cli.main ablate --method searchain --dataset "$DEV" --n 20 \
     "${LM[@]}" --demos-from none --out "$OUT/searchain-ablate"
-run searchain-bundled-dev20 "$PY" -m hopkit.cli.main eval --method searchain --dataset bundled:dev --n 20 \
-    --retriever colbert --lm local:qwen1.5b --quiet --out "$OUT/regression-searchain-bundled-dev-colbert.jsonl"
 on_main searchain 50
 # the old confidence on dev100 (slow, so after SearChain's rows)
 calibrate "$DEV" lm:span questions 50 bm25
