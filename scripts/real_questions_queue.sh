@@ -131,9 +131,15 @@ on_main() {  # method, n: the method as it was on main before issues 19-21 (comm
 searchain 20 searchain-zeroshot__local-qwen1.5b --demos-from none
 searchain 20 searchain-indomain__local-qwen1.5b --demos-from "$INDOMAIN"
 # the real-data default (zero-shot, as IRCoT's) to 50, the regression row, its ablations (mostly cached), main to 50
-searchain 50 searchain-zeroshot__local-qwen1.5b --demos-from none
+searchain 50 searchain-zeroshot__local-qwen1.5b --demos-from none --set theta=0.82
 run searchain-bundled-dev20 "$PY" -m hopkit.cli.main eval --method searchain --dataset bundled:dev --n 20 \
-    --retriever colbert --lm local:qwen1.5b --quiet --out "$OUT/regression-searchain-bundled-dev-colbert.jsonl"
+    --retriever colbert --lm local:qwen1.5b --quiet --set theta=0.82 \
+    --out "$OUT/regression-searchain-bundled-dev-colbert.jsonl"
+# theta from the LM reader's calibration (0.4, the default since the run above failed its check): bundled, dev100
+run searchain-bundled-dev20-calibrated "$PY" -m hopkit.cli.main eval --method searchain --dataset bundled:dev \
+    --n 20 --retriever colbert --lm local:qwen1.5b --quiet \
+    --out "$OUT/regression-searchain-bundled-dev-colbert-calibrated.jsonl"
+searchain 50 searchain-default__local-qwen1.5b --demos-from none
 # Table 4 on real questions: the variants on the first 20, same demonstrations as the default
 run searchain-ablate-dev20 "$PY" -m hopkit.cli.main ablate --method searchain --dataset "$DEV" --n 20 \
     "${LM[@]}" --demos-from none --out "$OUT/searchain-ablate"

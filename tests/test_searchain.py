@@ -15,6 +15,7 @@ from hopkit.programs.searchain.judgment import disagrees, judge, probability_con
 from hopkit.programs.searchain.processed import ProcessedQueries
 from hopkit.programs.searchain.tree import (COMPLETED, CORRECTED, DUPLICATE, FILLED, NOT_REACHED, PASS, UNANSWERED,
                                             UNSOLVED_KEPT)
+from hopkit.reader.lm_reader import LMReader
 from hopkit.reader.protocol import Span
 from scripted_engine import ScriptedEngine
 
@@ -185,6 +186,21 @@ def test_a_placeholder_final_answer_does_not_become_the_answer():
         [chain(("Who made Atlas?", "Atlas was made by Kellis."), final="None"),
          final("Atlas was made by Kellis [1].", "Kellis")], {"Who made Atlas?": ("Kellis", 0.9)})
     assert prediction.trace["finished"] and prediction.answer == "Kellis"
+
+
+def test_theta_left_unset_comes_from_the_readers_calibration_else_the_papers_value():
+    class CalibratedReader(TableReader):
+        calibrated_theta = 0.4
+
+    assert SearChain(QueryRetriever(), TableReader({})).theta == 0.82
+    assert SearChain(QueryRetriever(), CalibratedReader({})).theta == 0.4
+    assert SearChain(QueryRetriever(), CalibratedReader({}), theta=0.9).theta == 0.9
+    assert LMReader().calibrated_theta == 0.4 and LMReader(confidence="span").calibrated_theta is None
+    prediction, _, _, _ = run(  # f = 0.6: corrects under the LM reader's 0.4, passes under the paper's 0.82
+        [chain(("Who made Atlas?", "Atlas was made by Brann."), final="Brann"),
+         chain(("Who made Atlas?", "Atlas was made by Kellis."), final="Kellis"), final("Kellis [1].", "Kellis")],
+        {"Who made Atlas?": ("Kellis", 0.6)}, theta=0.4)
+    assert nodes_of(prediction)["r1.1"]["action"] == CORRECTED and prediction.answer == "Kellis"
 
 
 def test_low_confidence_disagreement_passes_and_completion_ignores_confidence():

@@ -66,7 +66,7 @@ class SearChain(dspy.Module):
     ``complete=False`` (unsolved nodes are not completed).
     """
 
-    def __init__(self, retriever: Retriever | None, reader: Reader | None, theta: float = _k("theta").default,
+    def __init__(self, retriever: Retriever | None, reader: Reader | None, theta: float | None = None,
                  alpha: float = _k("alpha").default, r_max: int = _k("r_max").default, k: int = _k("k").default,
                  dup_threshold: float = _k("dup_threshold").default,
                  answer_form: AnswerForm = _k("answer_form").default, answer_from: str = _k("answer_from").default,
@@ -78,7 +78,8 @@ class SearChain(dspy.Module):
         if use_ir and (retriever is None or reader is None):
             raise ValueError("SearChain with IR needs a retriever and a reader (use_ir=False runs without)")
         self.retriever, self.reader = retriever, reader
-        self.theta, self.alpha = _k("theta").check(theta), _k("alpha").check(alpha)
+        self.theta = _k("theta").check(default_theta(reader) if theta is None else theta)
+        self.alpha = _k("alpha").check(alpha)
         self.r_max, self.k = _k("r_max").check(r_max), _k("k").check(k)
         self.dup_threshold = _k("dup_threshold").check(dup_threshold)
         self.answer_form = _k("answer_form").check(answer_form)
@@ -290,6 +291,14 @@ class SearChain(dspy.Module):
             content, answer = str(error.lm_response or "").strip(), ""
         references = sorted({int(m) for m in _REFERENCE.findall(content) if 1 <= int(m) <= len(path)})
         return answer or chain_answer or _path_answer(path[-1]), content, references
+
+
+def default_theta(reader: Reader | None) -> float:
+    """theta where none is given: the value the reader's own calibration suggests, where it declares one (the
+    paper tuned theta for its DPR reader by the F1 of judging whether a passage answers; the same sweep on the LM
+    reader's answerability confidence gives 0.4), else the knob's default, the paper's 0.82 on a probability scale."""
+    calibrated = getattr(reader, "calibrated_theta", None)
+    return _k("theta").default if calibrated is None else calibrated
 
 
 def restates_question(chain: list[QueryNode], question: str) -> bool:
