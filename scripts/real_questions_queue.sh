@@ -131,9 +131,11 @@ on_main() {  # method, n: the method as it was on main before issues 19-21 (comm
 searchain 20 searchain-zeroshot__local-qwen1.5b --demos-from none
 searchain 20 searchain-indomain__local-qwen1.5b --demos-from "$INDOMAIN"
 # the real-data default (zero-shot, as IRCoT's) to 50, the regression row, its ablations (mostly cached), main to 50
-searchain 50 searchain-zeroshot__local-qwen1.5b --demos-from none --set theta=0.82
+# these two ran at commit 5d49431, when theta's default was the paper's 0.82 for every reader (their run logs'
+# meta hold no knobs, so a resume must not add one; rerun from scratch with --set theta=0.82)
+searchain 50 searchain-zeroshot__local-qwen1.5b --demos-from none
 run searchain-bundled-dev20 "$PY" -m hopkit.cli.main eval --method searchain --dataset bundled:dev --n 20 \
-    --retriever colbert --lm local:qwen1.5b --quiet --set theta=0.82 \
+    --retriever colbert --lm local:qwen1.5b --quiet \
     --out "$OUT/regression-searchain-bundled-dev-colbert.jsonl"
 # theta from the LM reader's calibration (0.4, the default since the run above failed its check): bundled, dev100
 run searchain-bundled-dev20-calibrated "$PY" -m hopkit.cli.main eval --method searchain --dataset bundled:dev \
