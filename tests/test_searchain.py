@@ -203,6 +203,21 @@ def test_theta_left_unset_comes_from_the_readers_calibration_else_the_papers_val
     assert nodes_of(prediction)["r1.1"]["action"] == CORRECTED and prediction.answer == "Kellis"
 
 
+def test_a_correction_the_lm_ignored_fills_the_node_instead_of_coming_back():
+    # round 2 repeats round 1's answer word for word (a changed answer is corrected again: the test above)
+    prediction, retriever, _, engine = run(
+        [chain(("Who made Atlas?", "Atlas was made by Brann."), ("Where was Brann born?", "Brann was born in Tull.")),
+         chain(("Who made Atlas?", "Atlas was made by Brann."), ("Where was Brann born?", "Brann was born in Tull."),
+               final="Tull"),
+         final("Kellis [1] was born in Morn [2].", "Morn")],
+        {"Who made Atlas?": ("Kellis", 0.9), "Where was Brann born?": ("", 0.1)})
+    nodes = nodes_of(prediction)
+    assert nodes["r1.1"]["action"] == CORRECTED and nodes["r2.1"]["action"] == FILLED
+    assert nodes["r2.1"]["reader_answer"] == "Kellis" and prediction.trace["stats"]["rounds"] == 2
+    assert prediction.trace["finished"] and prediction.answer == "Morn"  # traced: IR filled a node of the last chain
+    assert "Kellis" in str(engine.requests[-1].messages[-1].parts)
+
+
 def test_low_confidence_disagreement_passes_and_completion_ignores_confidence():
     prediction, retriever, _, _ = run(
         [chain(("Who made Atlas?", "Atlas was made by Brann."), ("Where was Brann born?", None)),

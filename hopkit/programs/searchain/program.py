@@ -242,6 +242,12 @@ class SearChain(dspy.Module):
         node.action = judge(False, node.lm_answer, node.reader_answer or "", node.confidence,
                             document.text if document is not None else "", theta=self.theta, alpha=self.alpha,
                             answer_form=self.answer_form, verify=self.verify, complete=self.complete)
+        if (node.action == CORRECTED and earlier.action in (CORRECTED, FILLED)
+                and not conflicts(node.lm_answer, earlier.lm_answer)):
+            # the LM was told this correction before and wrote the same answer again: IR's answer fills the node
+            # and IR goes on (a second identical feedback changed nothing: on bundled dev, 3 of 10 questions spent
+            # all 5 rounds on one repeated correction). An answer changed to another one is corrected again.
+            node.action, node.reader_answer = FILLED, recorded_answer(earlier)
         path.append(node)
         if node.action == CORRECTED and document is not None:
             return node, feedback.correction(question, node.query, node.reader_answer or "", document, self.max_words)
