@@ -146,6 +146,10 @@ searchain 50 searchain-default__local-qwen1.5b --demos-from none
 run searchain-ablate-dev20 "$PY" -m hopkit.cli.main ablate --method searchain --dataset "$DEV" --n 20 \
     "${LM[@]}" --demos-from none --out "$OUT/searchain-ablate"
 on_main searchain 50
+# is the bundled regression the answerability reader's abstentions? the same 20 with the old span confidence
+run searchain-bundled-dev20-spanreader "$PY" -m hopkit.cli.main eval --method searchain --dataset bundled:dev \
+    --n 20 --retriever colbert --lm local:qwen1.5b --quiet --reader lm:span \
+    --out "$OUT/regression-searchain-bundled-dev-colbert-spanreader.jsonl"
 # the old confidence on dev100 (slow, so after SearChain's rows)
 calibrate "$DEV" lm:span questions 50 bm25
 # theta: the LM reader's answerability confidence never reached 0.82 (the paper's value) in calibration (max 0.70),
