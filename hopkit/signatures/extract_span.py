@@ -43,9 +43,12 @@ class JudgeAndExtract(dspy.Signature):
     span: str = dspy.OutputField(desc="a few words copied exactly from the paragraph, or NONE")
 
 
-# Made-up worked examples: one that answers, one that names the query's entity but states another
-# fact about it (the reader must not copy the entity or the other fact), one whose answer is worded
-# differently from the query.
+# Made-up worked examples, in contrasting pairs so that no query form decides the judgment by itself: the
+# same "Where was X born?" form once answered (worded differently from the query) and once not (the paragraph
+# names the person but states another fact); the same paragraph answering "Who created ...?" and not
+# "Who published ...?". With a single "Where was X born?" example, and that one unanswered, the 1.5B reader
+# judged every birthplace query unanswered, even for paragraphs stating "was born in Pythpur Crossing"
+# (bundled dev: 12 of 19 empty readings; docs/results.md, "The reader's demonstrations").
 JUDGE_DEMOS = [
     dspy.Example(query="Who founded the Marlow Glassworks?",
                  paragraph="Wikipedia Title: Marlow Glassworks\nThe Marlow Glassworks is a glass factory in Denton. It "
@@ -54,6 +57,14 @@ JUDGE_DEMOS = [
     dspy.Example(query="Where was Ada Pell born?",
                  paragraph="Wikipedia Title: Ada Pell\nAda Pell was a glassmaker who founded the Marlow Glassworks in "
                            "1871. She ran it until her death.",
+                 answers=False, span=NO_ANSWER).with_inputs("query", "paragraph"),
+    dspy.Example(query="Where was Tam Orrin born?",
+                 paragraph="Wikipedia Title: Tam Orrin\nTam Orrin (1802-1875) was a landscape painter. Born in the "
+                           "fishing town of Halby, he later taught in Denton.",
+                 answers=True, span="Halby").with_inputs("query", "paragraph"),
+    dspy.Example(query="Who published Low Tide at Orla?",
+                 paragraph="Wikipedia Title: Low Tide at Orla\nLow Tide at Orla is an 1890 painting by Mira Hask. It "
+                           "hangs in the Brisk Museum.",
                  answers=False, span=NO_ANSWER).with_inputs("query", "paragraph"),
     dspy.Example(query="Who created Low Tide at Orla?",
                  paragraph="Wikipedia Title: Low Tide at Orla\nLow Tide at Orla is an 1890 painting by Mira Hask. It "

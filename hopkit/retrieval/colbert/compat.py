@@ -15,6 +15,11 @@
    metadata file was opened: training dies at its last step and a derived checkpoint is left with an
    empty ``artifact.metadata``. ``no_git_metadata`` points ``GIT_DIR`` at an empty folder while
    colbert-ai saves, so it records no repository (it skips a folder that is not one), as outside git.
+6. colbert-ai loads its C++ extensions through torch's JIT loader, which takes a ``lock`` file in the
+   extension's build folder and removes it when done. A process killed while it held the lock (Ctrl-C
+   during the first search) leaves the file, and every later process sleeps forever waiting for it, with
+   no message. ``clear_stale_extension_locks`` removes such a lock when it is older than any build takes,
+   and says so.
 """
 
 from __future__ import annotations
@@ -86,6 +91,34 @@ def run_config(root: Path, experiment: str) -> Any:
 def prepare_environment(cache: Path) -> None:
     """colbert-ai compiles C++ extensions on first use; keep them in a cache folder we control."""
     os.environ.setdefault("TORCH_EXTENSIONS_DIR", str(cache / "torch-extensions"))
+
+
+STALE_LOCK_SECONDS = 600  # building these extensions takes 1-2 minutes on 2 cores
+STALE_LOAD_LOCK_SECONDS = 60  # loading one already built takes seconds
+
+
+def clear_stale_extension_locks(root: Path | None = None, older_than: float = STALE_LOCK_SECONDS,
+                                built_older_than: float = STALE_LOAD_LOCK_SECONDS) -> list[Path]:
+    """Remove torch-extension build locks left by killed processes (item 6): a lock older than a build takes,
+    or, where the extension is built already (its ``.so`` is there), older than loading it takes. Returns the
+    locks removed."""
+    import sys
+    import time
+
+    folder = Path(root or os.environ.get("TORCH_EXTENSIONS_DIR", ""))
+    if not str(folder) or not folder.is_dir():
+        return []
+    removed = []
+    for lock in folder.glob("*/lock"):
+        try:
+            limit = built_older_than if any(lock.parent.glob("*.so")) else older_than
+            if time.time() - lock.stat().st_mtime > limit:
+                lock.unlink()
+                removed.append(lock)
+                print(f"hopkit: removed a stale build lock left by a killed process: {lock}", file=sys.stderr)
+        except FileNotFoundError:  # another process finished with it meanwhile
+            continue
+    return removed
 
 
 @contextmanager

@@ -10,7 +10,7 @@ from pathlib import Path
 from hopkit.data.corpus import Corpus
 from hopkit.data.passage import Passage
 from hopkit.errors import InputError, MissingArtifactError
-from hopkit.retrieval.colbert.compat import quiet, run_config
+from hopkit.retrieval.colbert.compat import clear_stale_extension_locks, quiet, run_config
 from hopkit.retrieval.colbert.index import PLAID_FOLDER, colbert_text
 from hopkit.retrieval.staging import MANIFEST
 
@@ -35,6 +35,7 @@ class ColBERTRetriever:
         self.folder, self.search_settings = folder, dict(search or {})
         self.corpus = Corpus.from_file(folder / "corpus.jsonl")
         self._lock = threading.Lock()
+        clear_stale_extension_locks()  # else a lock left by a killed run makes the warm-up below wait forever
         with Run().context(run_config(folder / "colbert-run", "search")), quiet():
             self._searcher = Searcher(index=str(folder / PLAID_FOLDER), checkpoint=self.manifest["checkpoint"],
                                       collection=[colbert_text(p) for p in self.corpus],

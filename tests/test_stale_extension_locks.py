@@ -1,0 +1,34 @@
+"""A torch-extension build lock left by a killed process is removed (else the next ColBERT search waits forever);
+a fresh one, held by a build in progress, is kept."""
+
+import os
+import time
+
+from hopkit.retrieval.colbert.compat import clear_stale_extension_locks
+
+
+def test_old_lock_is_removed_and_fresh_lock_kept(tmp_path, capsys):
+    old, fresh = tmp_path / "filter_pids_cpp" / "lock", tmp_path / "decompress_residuals_cpp" / "lock"
+    for lock in (old, fresh):
+        lock.parent.mkdir()
+        lock.touch()
+    hour_ago = time.time() - 3600
+    os.utime(old, (hour_ago, hour_ago))
+    assert clear_stale_extension_locks(tmp_path) == [old]
+    assert not old.exists() and fresh.exists()
+    assert "stale build lock" in capsys.readouterr().err
+
+
+def test_missing_folder_is_nothing_to_do(tmp_path):
+    assert clear_stale_extension_locks(tmp_path / "absent") == []
+
+
+def test_lock_beside_a_built_extension_is_stale_sooner(tmp_path):
+    folder = tmp_path / "filter_pids_cpp"
+    folder.mkdir()
+    (folder / "filter_pids_cpp.so").touch()
+    lock = folder / "lock"
+    lock.touch()
+    two_minutes_ago = time.time() - 120
+    os.utime(lock, (two_minutes_ago, two_minutes_ago))
+    assert clear_stale_extension_locks(tmp_path) == [lock]
