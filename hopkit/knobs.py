@@ -70,7 +70,7 @@ KNOBS: dict[str, dict[str, Knob]] = {
         "theta": Knob("theta", 0.82, "reader confidence above which a disagreeing reference corrects a node, on a "
                       "probability scale; the paper's 1.5 on DPR's relevance logit is sigmoid(1.5) = 0.82. Left unset, "
                       "a reader that declares a calibrated_theta (its own calibration's choice, as the paper tuned "
-                      "theta for its reader) sets it: the LM reader's answerability confidence 0.4", 0.0, 1.0),
+                      "theta for its reader) sets it: the LM reader's answerability confidence 0.5", 0.0, 1.0),
         "alpha": Knob("alpha", 0.35, "ROUGE-L between a long-form answer and its document below which they "
                       "disagree (0.35 in the paper)", 0.0, 1.0),
         "r_max": Knob("r_max", 5, "most rounds of LM-IR interaction (5 in the paper)", 1, 10, 1),

@@ -33,7 +33,7 @@ from hopkit.signatures.extract_span import JUDGE_DEMOS, NO_ANSWER, SPAN_DEMOS, E
 Confidence = Literal["answerability", "span"]
 CONFIDENCES = ("answerability", "span")
 TOP_ALTERNATIVES = 5  # alternatives per token, enough to hold both true and false
-CALIBRATED_THETA = 0.4  # calibrate-reader's suggestion for the answerability confidence (see calibrated_theta)
+CALIBRATED_THETA = 0.5  # calibrate-reader's suggestion for the answerability confidence (see calibrated_theta)
 
 
 def repeats_query(span: str, query: str) -> bool:
@@ -51,7 +51,8 @@ class LMReader(dspy.Module):
     def calibrated_theta(self) -> float | None:
         """SearChain's theta for this confidence, chosen the paper's way: the F1 of "this passage answers" over
         the 0.1-step sweep. For ``answerability``, hopkit calibrate-reader on bundled dev's hop queries (159
-        (query, passage) pairs, top 3) gives 0.4 (docs/results.md, "Depth-3 calibration"); its largest value
+        (query, passage) pairs, top 3) gave 0.4 with the first judgment demonstrations and 0.5 (F1 0.52, 135 pairs) with
+        the paired ones (docs/results.md, "The reader's demonstrations"); its largest value
         there was 0.67, so the paper's 0.82 would never let IR correct. ``span`` keeps the paper's 0.82 (None)."""
         return CALIBRATED_THETA if self.confidence == "answerability" else None
 
