@@ -44,11 +44,16 @@ PARAGRAPH_WORDS = 120
 YES_NO_CHECK = Knob("yes_no_check", True, "addition: when a yes/no question gets an answer that is neither yes nor "
                     "no, one short call decides yes or no from the reader's reasoning or paragraphs",
                     choices=(True, False))
+# Shared likewise: the either-or check of hopkit/programs/option_check.py.
+OPTION_CHECK = Knob("option_check", True, "addition: when an either-or question gets an answer that names neither "
+                    "option (or both), one short call picks an option; an answer naming one becomes that option",
+                    choices=(True, False))
 
 KNOBS: dict[str, dict[str, Knob]] = {
     "oner": {
         "k": Knob("k", 8, "paragraphs retrieved with the question as the query (IRCoT tunes 5..15)", 1, 15, 1),
         "yes_no_check": YES_NO_CHECK,
+        "option_check": OPTION_CHECK,
     },
     "ircot": {
         "k": Knob("k", 4, "paragraphs retrieved per step (the paper tunes K in {2, 4, 6, 8})", 1, 10, 1),
@@ -65,6 +70,7 @@ KNOBS: dict[str, dict[str, Knob]] = {
                                "the chain holds, instead of going on to its first new sentence (not in the paper, "
                                "which stops only at 'answer is' or max_steps)", choices=(False, True)),
         "yes_no_check": YES_NO_CHECK,
+        "option_check": OPTION_CHECK,
     },
     "searchain": {
         "theta": Knob("theta", 0.82, "reader confidence above which a disagreeing reference corrects a node, on a "
@@ -97,6 +103,7 @@ KNOBS: dict[str, dict[str, Knob]] = {
                           "reader always returns a span)",
                           choices=("go_on", "feedback")),
         "yes_no_check": YES_NO_CHECK,
+        "option_check": OPTION_CHECK,
     },
     "tor": {
         "depth": Knob("depth", 3, "layers of paragraphs below the question (3 in the paper)", 1, 4, 1),
@@ -127,6 +134,7 @@ KNOBS: dict[str, dict[str, Knob]] = {
                           "cuts it at its query length) or first_sentence (cut on purpose)",
                           choices=("whole", "first_sentence")),
         "yes_no_check": YES_NO_CHECK,
+        "option_check": OPTION_CHECK,
     },
 }
 

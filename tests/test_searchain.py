@@ -503,3 +503,14 @@ def test_a_value_answer_to_a_yes_no_question_is_checked_once():
         question="Were Atlas and Tull made in the same year?")
     assert prediction.answer == "yes" and prediction.trace["yes_no_check"]["before"] == "1901"
     assert prediction.trace["stats"]["yes_no_checks"] == 1 and not engine.replies
+
+
+def test_an_answer_naming_neither_option_of_an_either_or_question_is_checked_once():
+    engine = use_script([chain(("When was Atlas made?", "Atlas was made in 1901."),
+                               ("When was Tull made?", "Tull was made in 1887."), final="1887"),
+                         final("Atlas [1] was made in 1901 and Tull [2] in 1887.", "1887"), {"answer": "Tull"}])
+    prediction = SearChain(QueryRetriever(), TableReader({"When was Atlas made?": ("1901", 0.95),
+                                                         "When was Tull made?": ("1887", 0.95)}))(
+        question="Which was made first, Atlas or Tull?")
+    assert prediction.answer == "Tull" and prediction.trace["option_check"]["before"] == "1887"
+    assert prediction.trace["stats"]["option_checks"] == 1 and not engine.replies

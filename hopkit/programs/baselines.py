@@ -8,6 +8,7 @@ import dspy
 
 from hopkit.knobs import PARAGRAPH_WORDS, knob
 from hopkit.programs.prediction import hop_prediction
+from hopkit.programs.option_check import option_check_if
 from hopkit.programs.yes_no_check import yes_no_check_if
 from hopkit.retrieval.protocol import Retriever
 from hopkit.signatures import ClosedBookAnswer, ContextAnswer
@@ -42,11 +43,13 @@ class OneR(dspy.Module):
 
     def __init__(self, retriever: Retriever, k: int = knob("oner", "k").default, reasoning: Reasoning = "direct",
                  max_words: int = PARAGRAPH_WORDS,
-                 yes_no_check: bool = knob("oner", "yes_no_check").default) -> None:
+                 yes_no_check: bool = knob("oner", "yes_no_check").default,
+                 option_check: bool = knob("oner", "option_check").default) -> None:
         super().__init__()
         self.retriever = retriever
         self.k = knob("oner", "k").check(k)
         self.yes_no_check = yes_no_check_if(yes_no_check)
+        self.option_check = option_check_if(option_check)
         self.reasoning = reasoning
         self.max_words = max_words
         self.answer = _answer_step(ContextAnswer, reasoning)
@@ -58,8 +61,11 @@ class OneR(dspy.Module):
         answer, checked = out.answer or "", None
         if self.yes_no_check is not None:
             answer, checked = self.yes_no_check(question, answer, getattr(out, "reasoning", None) or "", context)
+        picked = None
+        if self.option_check is not None:
+            answer, picked = self.option_check(question, answer, getattr(out, "reasoning", None) or "", context)
         pids = [p.pid for p in passages]
         trace = {"method": "oner", "reasoning": self.reasoning, "query": question,
                  "retrieved": [{"pid": p.pid, "title": p.title, "score": p.score} for p in passages],
-                 "thought": getattr(out, "reasoning", None), "yes_no_check": checked}
+                 "thought": getattr(out, "reasoning", None), "yes_no_check": checked, "option_check": picked}
         return hop_prediction(answer, citations=pids, retrieved=pids, trace=trace)

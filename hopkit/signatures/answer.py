@@ -43,3 +43,15 @@ class ShortAnswerForm(dspy.Signature):
     question: str = dspy.InputField()
     sentence: str = dspy.InputField(desc="the answer, written as a sentence")
     answer: str = dspy.OutputField(desc="a short phrase copied from the sentence")
+
+
+class OptionAnswer(dspy.Signature):
+    """The question asks which of two named options is the answer, but the answer given names neither
+    of them (a value, a third name, or no decision). Using the facts stated, pick the option the question
+    asks for. Reply with that option, word for word as the question names it."""
+
+    context: list[str] = dspy.InputField(desc="the paragraphs the answer came from (empty when the facts are stated)")
+    question: str = dspy.InputField()
+    options: list[str] = dspy.InputField(desc="the two options the question names")
+    facts: str = dspy.InputField(desc="the reasoning and the answer given")
+    answer: str = dspy.OutputField(desc="one of the two options, copied exactly")

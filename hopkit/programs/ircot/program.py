@@ -19,6 +19,7 @@ from hopkit.programs.ircot.demonstrations import DemoSet
 from hopkit.programs.ircot.sentences import extract_answer, first_new_sentence, repeats, says_answer, split_sentences
 from hopkit.programs.own_example import without_own_example
 from hopkit.programs.prediction import hop_prediction
+from hopkit.programs.option_check import option_check_if
 from hopkit.programs.yes_no_check import called, yes_no_check_if
 from hopkit.retrieval.protocol import Retriever
 from hopkit.signatures import ContextAnswer
@@ -63,14 +64,15 @@ def _delta(before: tuple[int, int, int]) -> dict[str, int]:
 
 class IRCoT(dspy.Module):
     """Knobs (declared in hopkit/knobs.py): k, cap, max_steps, answer_reader, m_distractors, balance_openings
-    (those two shape the demonstrations, built by the registry), stop_on_repeat, yes_no_check."""
+    (those two shape the demonstrations, built by the registry), stop_on_repeat, yes_no_check, option_check."""
 
     def __init__(self, retriever: Retriever, k: int = knob("ircot", "k").default,
                  cap: int = knob("ircot", "cap").default, max_steps: int = knob("ircot", "max_steps").default,
                  answer_reader: ReaderMode = knob("ircot", "answer_reader").default,
                  max_words: int = PARAGRAPH_WORDS,
                  stop_on_repeat: bool = knob("ircot", "stop_on_repeat").default, demos: DemoSet | None = None,
-                 step_tokens: int = 160, yes_no_check: bool = knob("ircot", "yes_no_check").default) -> None:
+                 step_tokens: int = 160, yes_no_check: bool = knob("ircot", "yes_no_check").default,
+                 option_check: bool = knob("ircot", "option_check").default) -> None:
         super().__init__()
         self.retriever = retriever
         self.k = knob("ircot", "k").check(k)
@@ -83,6 +85,7 @@ class IRCoT(dspy.Module):
         self.max_words = max_words
         self.stop_on_repeat = knob("ircot", "stop_on_repeat").check(bool(stop_on_repeat))
         self.yes_no_check = yes_no_check_if(yes_no_check)
+        self.option_check = option_check_if(option_check)
         self.reason = dspy.Predict(ContinueReasoning)
         self.read_cot = dspy.Predict(ChainAnswer)
         self.read_direct = dspy.Predict(ContextAnswer)
@@ -147,9 +150,16 @@ class IRCoT(dspy.Module):
             answer, checked = self.yes_no_check(question, answer, reasoning, collection.formatted)
             if checked is not None:
                 reader_trace["yes_no_check"] = {**checked, "cost": _delta(before)}
+        if self.option_check is not None and self.reader_mode != "none":
+            before = _usage_now()
+            reasoning = (reader_trace.get("generation") or "") if self.reader_mode == "cot" else ""
+            answer, picked = self.option_check(question, answer, reasoning, collection.formatted)
+            if picked is not None:
+                reader_trace["option_check"] = {**picked, "cost": _delta(before)}
         stats = {"sentences": len(sentences), "reason_parse_failures": int(stop == "reason_parse_failure"),
                  "reader_parse_failures": int("parse_error" in reader_trace),
-                 "yes_no_checks": called(reader_trace.get("yes_no_check"))}
+                 "yes_no_checks": called(reader_trace.get("yes_no_check")),
+                 "option_checks": called(reader_trace.get("option_check"))}
         pids = [p.pid for p in collection.passages]
         trace = {"method": "ircot", "k": self.k, "cap": self.cap, "max_steps": self.max_steps,
                  "reader": self.reader_mode, "stop": stop, "steps": steps, "chain": sentences,

@@ -33,6 +33,7 @@ from hopkit.knobs import knob
 from hopkit.programs.own_example import without_own_example
 from hopkit.programs.prediction import hop_prediction
 from hopkit.programs.short_form import ShortForm
+from hopkit.programs.option_check import option_check_if
 from hopkit.programs.yes_no_check import called, yes_no_check_if
 from hopkit.text.similarity import rouge_l
 from hopkit.text.normalize import normalize_answer
@@ -60,7 +61,7 @@ def _k(name: str):
 
 class SearChain(dspy.Module):
     """Knobs (declared in hopkit/knobs.py): theta, alpha, r_max, k, dup_threshold, answer_form, answer_from,
-    duplicates, decompose_retry, no_answer, short_form, yes_no_check.
+    duplicates, decompose_retry, no_answer, short_form, yes_no_check, option_check.
 
     Variants: ``use_ir=False`` (one chain, no IR), ``verify=False`` (no correction),
     ``complete=False`` (unsolved nodes are not completed).
@@ -72,7 +73,8 @@ class SearChain(dspy.Module):
                  answer_form: AnswerForm = _k("answer_form").default, answer_from: str = _k("answer_from").default,
                  duplicates: str = _k("duplicates").default, decompose_retry: bool = _k("decompose_retry").default,
                  no_answer: str = _k("no_answer").default, short_form: bool = _k("short_form").default,
-                 yes_no_check: bool = _k("yes_no_check").default, use_ir: bool = True, verify: bool = True,
+                 yes_no_check: bool = _k("yes_no_check").default,
+                 option_check: bool = _k("option_check").default, use_ir: bool = True, verify: bool = True,
                  complete: bool = True, max_words: int = 120, plan_tokens: int = 384, demos: list[dspy.Example] | None = None) -> None:
         super().__init__()
         if use_ir and (retriever is None or reader is None):
@@ -88,6 +90,7 @@ class SearChain(dspy.Module):
         self.no_answer = _k("no_answer").check(no_answer)
         self.short_form = ShortForm() if _k("short_form").check(short_form) and self.answer_form == "short" else None
         self.yes_no_check = yes_no_check_if(yes_no_check)
+        self.option_check = option_check_if(option_check)
         self.use_ir, self.verify, self.complete = use_ir, verify, complete
         self.max_words, self.plan_tokens = max_words, plan_tokens
         self.plan = dspy.Predict(ChainOfQuery)
@@ -145,6 +148,9 @@ class SearChain(dspy.Module):
         checked = None
         if self.yes_no_check is not None:
             answer, checked = self.yes_no_check(question, answer, content or "")
+        picked = None
+        if self.option_check is not None:
+            answer, picked = self.option_check(question, answer, content or "")
         citations = list(dict.fromkeys(pid for pid in final.cited if pid))
         sources = [_SOURCE.get(node.action, node.action) for node in path]
         trace = {
@@ -154,12 +160,14 @@ class SearChain(dspy.Module):
             "tree": tree.to_dict(), "path": [node.id for node in path], "final_content": content,
             "references": final.references, "answer_source": final.source, "traced_answer": final.traced,
             "restated_chain": retried, "short_form": shortened, "yes_no_check": checked,
+            "option_check": picked,
             "stats": {"rounds": len(tree.branches), "skc": len(final.references),
                       "unreadable_chains": sum(b.parse == "unreadable" for b in tree.branches),
                       "fallback_parses": sum(b.parse == "fallback" for b in tree.branches),
                       "trace_parse_failures": tree.trace_parse_failures,
                       "decompose_retries": int(retried is not None),
-                      "yes_no_checks": called(checked), "short_form_calls": called(shortened),
+                      "yes_no_checks": called(checked), "option_checks": called(picked),
+                      "short_form_calls": called(shortened),
                       "rejudged": sum(n.rejudged for n in tree.nodes.values()),
                       "reader_parse_failures": tree.reader_parse_failures,
                       "path_nodes": len(path), "from_lm": sources.count("lm"),

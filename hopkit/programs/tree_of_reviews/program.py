@@ -27,6 +27,7 @@ from dspy.utils.exceptions import AdapterParseError
 from hopkit.data.passage import Passage
 from hopkit.knobs import knob
 from hopkit.programs.prediction import hop_prediction
+from hopkit.programs.option_check import option_check_if
 from hopkit.programs.yes_no_check import called, yes_no_check_if
 from hopkit.programs.tree_of_reviews.demonstrations import ReviewDemos
 from hopkit.data.sentences import first_sentence
@@ -62,6 +63,7 @@ class TreeOfReviews(dspy.Module):
                  repetitive_pruning: bool = _k("repetitive_pruning").default, budget: int = _k("budget").default,
                  check_accept: bool = _k("check_accept").default, rerank: str = _k("rerank").default,
                  mpc_query: str = _k("mpc_query").default, yes_no_check: bool = _k("yes_no_check").default,
+                 option_check: bool = _k("option_check").default,
                  single_path: bool = False, threads: int = 4, max_words: int = 80, keep: int = 15,
                  demos: ReviewDemos | None = None) -> None:
         super().__init__()
@@ -75,6 +77,7 @@ class TreeOfReviews(dspy.Module):
         self.check_accept = _k("check_accept").check(bool(check_accept))
         self.rerank, self.mpc_query = _k("rerank").check(rerank), _k("mpc_query").check(mpc_query)
         self.yes_no_check = yes_no_check_if(yes_no_check)
+        self.option_check = option_check_if(option_check)
         self.single_path, self.threads, self.max_words, self.keep = single_path, max(1, threads), max_words, keep
         self.review_step = dspy.Predict(_REVIEWS[self.expansion])
         self.complete_missing = dspy.Predict(CompleteMissingParagraph)
@@ -252,6 +255,10 @@ class TreeOfReviews(dspy.Module):
         if self.yes_no_check is not None:
             answer, checked = self.yes_no_check(state.question, answer, response)
             state.lm_steps += called(checked)
+        picked = None
+        if self.option_check is not None:
+            answer, picked = self.option_check(state.question, answer, response)
+            state.lm_steps += called(picked)
         ranked = rank_by_response(pids, state.passages, response, self.keep,
                                   self.retriever if self.rerank == "retriever" else None)
         reviews = [n for n in state.nodes if n.action is not None]
@@ -272,7 +279,7 @@ class TreeOfReviews(dspy.Module):
                  "relevance_pruning": self.relevance_pruning, "repetitive_pruning": self.repetitive_pruning,
                  "budget": self.budget, "stopped_by_budget": state.stopped_by_budget,
                  "check_accept": self.check_accept, "rerank": self.rerank, "mpc_query": self.mpc_query,
-                 "yes_no_check": checked, "nodes": [n.to_dict() for n in state.nodes],
+                 "yes_no_check": checked, "option_check": picked, "nodes": [n.to_dict() for n in state.nodes],
                  "evidence": [{"pids": e.pids, "analysis": e.analysis, "node": e.node} for e in state.pool],
                  "response": response, "stats": stats}
         return hop_prediction(answer, citations=state.pool_pids() or pids, retrieved=ranked, trace=trace)

@@ -1,0 +1,78 @@
+"""An answer-form check for either-or questions (an addition, not in the papers).
+
+A question that names two options ("Which genus has more species, Salvia or Arachis?") is answered by
+one of them. On the first 50 real HotpotQA dev100 questions, 11 of SearChain's 27 answers to such
+questions named neither option as the question words it: a value ("2006" for "which documentary was
+created first"), a third name ("UPS Store"), a paraphrase ("white beech" for "Beech") or a refusal ("We
+cannot determine who died first ..."), each a certain zero. When the question reads as either-or
+(``hopkit.text.question_form``):
+
+- an answer that names exactly one option becomes that option, as the question words it, with no call
+  ("Manon by Massenet has more acts" -> "Manon by Massenet");
+- an answer that names neither option, or both, gets one short call that picks an option from the
+  reasoning (or, with a direct reader, the paragraphs); a reply that names neither leaves the answer as
+  it was, and is counted.
+"""
+
+from __future__ import annotations
+
+import re
+
+import dspy
+from dspy.utils.exceptions import AdapterParseError
+
+from hopkit.knobs import OPTION_CHECK
+from hopkit.signatures.answer import OptionAnswer
+from hopkit.text.question_form import either_or_options
+
+_ARTICLES = {"the", "a", "an"}
+
+
+def _words(text: str) -> set[str]:
+    return {w for w in re.findall(r"\w+", text.lower()) if w not in _ARTICLES}
+
+
+def named_options(answer: str, options: tuple[str, str]) -> list[str]:
+    """The options ``answer`` names: all of an option's words are in the answer ("John Howard Carpenter"
+    names "John Carpenter"), or all of the answer's words are in one option ("Forest" names "Battle of
+    Hurtgen Forest" when the other option lacks it)."""
+    said = _words(answer)
+    if not said:
+        return []
+    full = [option for option in options if _words(option) and _words(option) <= said]
+    if full:
+        return full
+    return [option for option in options if said <= _words(option)]
+
+
+class OptionCheck(dspy.Module):
+    def __init__(self) -> None:
+        super().__init__()
+        self.decide = dspy.Predict(OptionAnswer)
+
+    def forward(self, question: str, answer: str, reasoning: str = "",
+                context: list[str] | None = None) -> tuple[str, dict | None]:
+        """The answer to report and, when the check acted, a trace record (else None)."""
+        options = either_or_options(question)
+        if options is None:
+            return answer, None
+        named = named_options(answer, options)
+        if len(named) == 1:
+            return (answer, None) if named[0] == answer else (named[0], {"before": answer, "after": named[0],
+                                                                           "options": list(options), "call": False})
+        facts = f"{reasoning.strip()} The answer given: {answer.strip()}".strip()
+        record = {"before": answer, "options": list(options), "call": True}
+        try:
+            reply = self.decide(context=[] if reasoning.strip() else list(context or []), question=question,
+                                options=list(options), facts=facts).answer or ""
+        except AdapterParseError as error:  # counted; the answer stands
+            return answer, {**record, "after": answer, "parse_error": str(error)[:200]}
+        picked = named_options(reply, options)
+        if len(picked) != 1:
+            return answer, {**record, "after": answer, "reply": reply, "unresolved": True}
+        return picked[0], {**record, "after": picked[0], "reply": reply}
+
+
+def option_check_if(enabled: bool) -> OptionCheck | None:
+    """The check when the ``option_check`` knob (validated) is on, else None."""
+    return OptionCheck() if OPTION_CHECK.check(bool(enabled)) else None
