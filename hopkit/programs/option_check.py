@@ -10,13 +10,16 @@ cannot determine who died first ..."), each a certain zero. When the question re
 - an answer that names exactly one option becomes that option, as the question words it, with no call
   ("Manon by Massenet has more acts" -> "Manon by Massenet");
 - an answer that names neither option, or both, gets one short call that picks an option from the
-  reasoning (or, with a direct reader, the paragraphs); a reply that names neither leaves the answer as
-  it was, and is counted.
+  reasoning (or, with a direct reader, the paragraphs). The call's output is typed as one of the two
+  options (a ``Literal``), and it is not shown the answer it replaces: told "the answer given: UPS
+  Store", the 1.5B model copied it back in 6 of 9 calls on dev100. A reply that is neither option (a
+  parse failure after DSPy's JSON fallback) leaves the answer as it was, and is counted.
 """
 
 from __future__ import annotations
 
 import re
+from typing import Literal
 
 import dspy
 from dspy.utils.exceptions import AdapterParseError
@@ -46,10 +49,6 @@ def named_options(answer: str, options: tuple[str, str]) -> list[str]:
 
 
 class OptionCheck(dspy.Module):
-    def __init__(self) -> None:
-        super().__init__()
-        self.decide = dspy.Predict(OptionAnswer)
-
     def forward(self, question: str, answer: str, reasoning: str = "",
                 context: list[str] | None = None) -> tuple[str, dict | None]:
         """The answer to report and, when the check acted, a trace record (else None)."""
@@ -60,11 +59,12 @@ class OptionCheck(dspy.Module):
         if len(named) == 1:
             return (answer, None) if named[0] == answer else (named[0], {"before": answer, "after": named[0],
                                                                            "options": list(options), "call": False})
-        facts = f"{reasoning.strip()} The answer given: {answer.strip()}".strip()
         record = {"before": answer, "options": list(options), "call": True}
+        # typed per question as one of its two options: a predictor of its own, so threads never share it
+        decide = dspy.Predict(OptionAnswer.with_updated_fields("answer", type_=Literal[options]))
         try:
-            reply = self.decide(context=[] if reasoning.strip() else list(context or []), question=question,
-                                options=list(options), facts=facts).answer or ""
+            reply = decide(context=[] if reasoning.strip() else list(context or []), question=question,
+                            options=list(options), facts=reasoning.strip()).answer or ""
         except AdapterParseError as error:  # counted; the answer stands
             return answer, {**record, "after": answer, "parse_error": str(error)[:200]}
         picked = named_options(reply, options)

@@ -46,12 +46,12 @@ class ShortAnswerForm(dspy.Signature):
 
 
 class OptionAnswer(dspy.Signature):
-    """The question asks which of two named options is the answer, but the answer given names neither
-    of them (a value, a third name, or no decision). Using the facts stated, pick the option the question
-    asks for. Reply with that option, word for word as the question names it."""
+    """The question asks which of two named options fits. Compare the two using the facts stated (or the
+    paragraphs, when no facts are stated) and pick the one the question asks for. The answer is always one
+    of the two: when the facts leave doubt, pick the one they favour. Reply with the option alone."""
 
-    context: list[str] = dspy.InputField(desc="the paragraphs the answer came from (empty when the facts are stated)")
+    context: list[str] = dspy.InputField(desc="the paragraphs (empty when the facts are stated)")
     question: str = dspy.InputField()
     options: list[str] = dspy.InputField(desc="the two options the question names")
-    facts: str = dspy.InputField(desc="the reasoning and the answer given")
+    facts: str = dspy.InputField(desc="what is known about the options")
     answer: str = dspy.OutputField(desc="one of the two options, copied exactly")
