@@ -1,0 +1,65 @@
+"""Review decisions of a ToR or CoR run log: how often the review block accepted, rejected or searched,
+how many of those reviews read a gold paragraph, and where the answers of wrong questions were lost.
+
+    python scripts/tor_reviews.py docs/runs/dev100/tor__local-qwen1.5b.jsonl [--n 50]
+
+A node's paragraph is "gold" when its pid is one of the question's gold paragraphs. Each wrong answer
+(EM 0) gets the first cause that fits: no gold paragraph was ever reviewed (retrieval); gold was reviewed
+but none was accepted into the evidence (review); gold was in the evidence (fusion).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from collections import Counter
+from pathlib import Path
+
+ACTIONS = ("accept", "reject", "search")
+
+
+def review_counts(rows: list[dict]) -> Counter:
+    counts: Counter = Counter()
+    for row in rows:
+        gold = set(row.get("gold_pids") or [])
+        for node in row["trace"]["nodes"]:
+            action = node.get("action")
+            if action not in ACTIONS:
+                continue
+            counts[action] += 1
+            counts[f"{action} gold"] += node.get("pid") in gold
+    return counts
+
+
+def loss_cause(row: dict) -> str:
+    if row["metrics"].get("em", 0) == 1:
+        return "right"
+    gold = set(row.get("gold_pids") or [])
+    reviewed = {node.get("pid") for node in row["trace"]["nodes"] if node.get("action") in ACTIONS}
+    evidence = {pid for item in row["trace"]["evidence"] for pid in item["pids"]}
+    if not gold & reviewed:
+        return "retrieval: no gold paragraph reviewed"
+    if not gold & evidence:
+        return "review: gold reviewed, none accepted"
+    return "fusion: gold in the evidence, answer wrong"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("log", type=Path)
+    parser.add_argument("--n", type=int, default=None, help="only the first N rows")
+    args = parser.parse_args()
+    rows = [json.loads(line) for line in args.log.read_text().splitlines() if line.strip()]
+    rows = [row for row in rows if not row.get("error")][: args.n]
+    counts = review_counts(rows)
+    print(f"{len(rows)} questions, {sum(counts[a] for a in ACTIONS)} reviews")
+    for action in ACTIONS:
+        print(f"  {action:<7} {counts[action]:>4}  ({counts[action] / len(rows):.2f}/q), of a gold paragraph "
+              f"{counts[f'{action} gold']}")
+    print("losses:")
+    for cause, count in Counter(loss_cause(row) for row in rows).most_common():
+        print(f"  {cause:<45} {count}")
+
+
+if __name__ == "__main__":
+    main()
