@@ -208,7 +208,9 @@ def test_demonstrations_show_search_accept_and_reject(bundled_dev):
     train = load_dataset_spec("bundled:train")
     program = build_program("tor", TableRetriever({}), train=train)
     actions = [(d.relevant, d.sufficient) for d in program.review_step.demos]
-    assert actions == [(True, False), (True, True), (False, False)]
+    assert actions == [(True, False), (True, True), (False, False), (True, False)]
+    one_side = program.review_step.demos[3]  # the comparison with one side: relevant, search for the other
+    assert one_side.question == program.review_step.demos[1].question and len(one_side.paragraphs) == 1
     assert program.review_step.demos[0].output.endswith("?") and program.complete_missing.demos
     cot = build_program("cor", TableRetriever({}), train=train, expansion="cot")
     assert all(d.relevance_thought for d in cot.review_step.demos)
@@ -239,6 +241,18 @@ def test_a_yes_no_accept_needs_two_paragraphs():
 
     assert not supported("yes", ["A is a film."]) and supported("Yes", ["A is a film.", "B is a film."])
     assert supported("Port Velmar", ["born in Port Velmar."]) and not supported("", ["x"])
+
+
+def test_an_either_or_accept_needs_both_options_on_its_path():
+    from hopkit.programs.tree_of_reviews.support import supported
+
+    question = "Which genus has more species, Salvia or Arachis?"
+    salvia = "Salvia. Salvia is the largest genus of plants in the sage family, with about 1000 species."
+    arachis = "Arachis. Arachis is a genus of about 70 species of annual and perennial herbs."
+    assert not supported("Salvia", [salvia], question)  # one side of the comparison only
+    assert supported("Salvia", [salvia, arachis], question)
+    assert not supported("Arachis", [salvia], question)  # the answer itself is not on the path either
+    assert supported("Salvia", [salvia], "Which genus is in the sage family?")  # not either-or: unchanged
 
 
 def test_a_search_never_resends_the_question():
@@ -284,8 +298,9 @@ def test_review_demonstrations_from_chains_of_thought():
         [{"query": "Who wrote Atlas?"}, {"query": "Where was Kellis born?"},
          {"query": "When was Ada Pell born?"}, {"query": "When was Bo Tull born?"}]), cache=False))
     demos = build_review_demos(train, corpus)
-    search, accept, reject = demos.review_reasoned
+    search, accept, reject, one_side = demos.review_reasoned
     assert search.output == "Where was Kellis born?" and not search.sufficient
+    assert one_side.relevant and not one_side.sufficient and one_side.output == "When was Bo Tull born?"
     assert accept.sufficient and accept.answer == "Ada Pell" and len(accept.paragraphs) == 2
     assert not reject.relevant and "Zebra" in reject.paragraphs[0]
 

@@ -1,9 +1,12 @@
 """Tree of Reviews' in-context demonstrations from a training split, in the project's own words.
 
-The paper uses 3-shot prompts from each dataset's training split. Three distinct reviews are built:
+The paper uses 3-shot prompts from each dataset's training split. Four distinct reviews are built:
 a bridge question's first paragraph (relevant, one hop short: search with a query for the missing
 fact), a comparison question with both paragraphs (sufficient: accept, with the reasoning and the
-answer), and a paragraph the bridge question does not need (reject); plus a missing paragraph
+answer), a paragraph the bridge question does not need (reject), and the comparison question with
+only its first paragraph (relevant, one side short: search for the other side). The fourth is ours:
+on the first 19 dev100 questions the 1.5B rejected 13 gold paragraphs of comparison questions as
+"not enough to answer", and accepted 22 single paragraphs of either-or questions. Plus a missing paragraph
 written for the bridge question and fusion demonstrations for each fusion mode. Examples with hop
 queries (bundled) use them; examples with only a chain of thought (IRCoT's files, through
 ``--demos-from``) get LM-written queries per fact (programs/searchain/chain_facts.py).
@@ -78,6 +81,10 @@ def build_review_demos(train: Sequence[dspy.Example], corpus: Corpus, max_words:
         _Case(b_ex.question, [unrelated.as_context(max_words)], False, False, "", "",
               f"The paragraph is about {unrelated.title}, which the question does not involve.",
               "Nothing here helps.", "This path is rejected."),
+        _Case(c_ex.question, [c1], True, False, c_nodes[1].node.query, "",
+              f"{c_nodes[0].node.answer_text} That is one side of the comparison.",
+              f"{c_nodes[0].node.answer_text} Still missing, the other side: {c_nodes[1].node.query}",
+              "Search for the other side."),
     ]
     inputs = ("question", "paragraphs")
     review = [dspy.Example(question=c.question, paragraphs=c.paragraphs, relevant=c.relevant, sufficient=c.sufficient,

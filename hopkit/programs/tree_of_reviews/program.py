@@ -176,8 +176,8 @@ class TreeOfReviews(dspy.Module):
         node.relevant, node.sufficient, node.output, node.parse = result.relevant, result.sufficient, result.output, result.parse
         node.reasoning, node.answer, node.action = result.reasoning, result.answer, result.action
         if node.action == ACCEPT and self.check_accept:
-            paragraphs = [state.passages[pid].text for pid in node.path]
-            if not supported(result.answer, paragraphs):
+            paragraphs = [f"{state.passages[pid].title}. {state.passages[pid].text}" for pid in node.path]
+            if not supported(result.answer, paragraphs, state.question):
                 node.action, node.unsupported_accept = SEARCH, True
 
     def _next_query(self, state: SearchState, node: ReviewNode) -> str | None:

@@ -2,8 +2,11 @@
 
 An addition to the paper (knob ``check_accept``): the 1.5B reviewer accepted single paragraphs for
 two- to four-hop questions with an analysis that invented the missing hop. An accept counts only
-when its short answer occurs in the path's paragraphs, or, for yes/no, when the path holds at least
-two paragraphs (a yes/no comparison needs both things compared). Otherwise the node searches on.
+when its short answer occurs in the path's paragraphs, and when a comparison has both sides on the
+path: a yes/no question needs at least two paragraphs, and an either-or question ("Which has more
+species, Salvia or Arachis?") needs each of its two options named somewhere on the path. On the first
+19 dev100 questions, 22 of 39 accepts were one paragraph for an either-or question (a comparison
+decided from one side). Otherwise the node searches on.
 """
 
 from __future__ import annotations
@@ -11,17 +14,28 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from hopkit.text.normalize import normalize_answer
+from hopkit.text.question_form import either_or_options
 
 _YES_NO = {"yes", "no"}
 
 
-def supported(answer: str, paragraphs: Sequence[str]) -> bool:
+def supported(answer: str, paragraphs: Sequence[str], question: str = "") -> bool:
     norm = normalize_answer(answer)
     if not norm:
         return False
+    text = f" {normalize_answer(' '.join(paragraphs))} "
     if norm in _YES_NO:
         return len(paragraphs) >= 2
-    text = f" {normalize_answer(' '.join(paragraphs))} "
+    options = either_or_options(question) if question else None
+    if options is not None and not all(_mentioned(normalize_answer(option), text) for option in options):
+        return False
+    return _mentioned(norm, text)
+
+
+def _mentioned(norm: str, text: str) -> bool:
+    """``norm`` occurs in ``text`` (both normalized, ``text`` padded with spaces), whole or word by word."""
+    if not norm:
+        return False
     if f" {norm} " in text:
         return True
     words = norm.split()
