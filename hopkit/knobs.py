@@ -127,6 +127,10 @@ KNOBS: dict[str, dict[str, Knob]] = {
         "check_accept": Knob("check_accept", True, "addition: an accept whose short answer is not in the paragraphs "
                              "on its path (yes/no: fewer than two paragraphs) searches on instead",
                              choices=(True, False)),
+        "check_reject": Knob("check_reject", True, "addition: a reject of a paragraph whose title names one of an "
+                             "either-or question's two options searches on instead (the paragraph is one side of the "
+                             "comparison); the 1.5B rejected such paragraphs as not enough to answer",
+                             choices=(True, False)),
         "rerank": Knob("rerank", "retriever", "how more than 15 pool paragraphs are ranked against the response: "
                        "retriever (the retriever's own similarity, as the paper) or token_f1 (lexical overlap)",
                        choices=("retriever", "token_f1")),

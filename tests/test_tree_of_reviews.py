@@ -329,3 +329,33 @@ def test_a_value_answer_to_a_yes_no_question_is_checked_and_counted():
     prediction = program(question="Is A older than B?")
     assert prediction.answer == "no" and prediction.trace["yes_no_check"]["before"] == "1901"
     assert prediction.trace["stats"]["api"] == 3  # review, fusion, check
+
+
+def test_a_reject_of_a_paragraph_titled_with_an_option_searches_on():
+    question = "Which genus has more species, Salvia or Arachis?"
+    reviews = {"Salvia": ("no", "no", "Nothing about Arachis here."), "Zebra": ("no", "no", ""),
+               "Arachis": ("yes", "yes", "Salvia has more.", "Salvia")}
+    table = {question: ["Salvia", "Zebra"], "written query": ["Arachis"]}
+    program, _, retriever = setup(reviews, table)
+    prediction = program(question=question)
+    by_pid = nodes(prediction)
+    assert by_pid["Salvia"]["action"] == "search" and by_pid["Salvia"]["overruled_reject"]
+    assert by_pid["Zebra"]["action"] == "reject" and not by_pid["Zebra"]["overruled_reject"]
+    # the review's own text is no query: a query is written for the other side, never the review's words
+    assert [q for q, _ in retriever.calls] == [question, "written query"]
+    assert by_pid["Arachis"]["action"] == "accept"  # both options on its path: the checked accept passes
+    assert prediction.trace["evidence"][0]["pids"] == ["Salvia", "Arachis"]
+    assert prediction.trace["stats"]["overruled_rejects"] == 1
+    program, _, retriever = setup(reviews, table, check_reject=False)
+    assert nodes(program(question=question))["Salvia"]["action"] == "reject"  # the paper's reject, one knob away
+    assert [q for q, _ in retriever.calls] == [question]
+
+
+def test_an_option_is_named_by_a_title_loosely():
+    from hopkit.programs.tree_of_reviews.support import names_an_option
+
+    question = "Which opera has more acts, Parsifal or Manon by Massenet?"
+    assert names_an_option(question, "Parsifal") and names_an_option(question, "Manon")
+    assert names_an_option("Which band has more members Band of Skulls or Live ?", "Live (band)")
+    assert not names_an_option(question, "Richard Wagner")
+    assert not names_an_option("Who wrote Parsifal?", "Parsifal")  # not an either-or question

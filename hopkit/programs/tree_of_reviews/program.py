@@ -9,7 +9,9 @@ maximum depth; then a reader fuses the pool. Sibling reviews run concurrently in
 Reviews: Direct expansion uses the paper's review without thoughts (Table 8), CoT expansion its
 step-by-step review (Table 7), and MPC, the default, a review that writes its reasoning path (or
 what is missing) before it judges, the step-2 thought of Table 7. Additions, each a knob:
-``check_accept`` (an accept whose answer its paragraphs do not hold searches on). A search always
+``check_accept`` (an accept whose answer its paragraphs do not hold, or an either-or accept without both
+options on its path, searches on) and ``check_reject`` (a reject of a paragraph titled with an either-or
+option searches on). A search always
 sends a real query: when a review gives none (or only the question), a query-writing step asks for
 the missing fact, and if that fails the node is not expanded.
 """
@@ -35,7 +37,7 @@ from hopkit.text.normalize import normalize_answer
 from hopkit.programs.own_example import without_own_example
 from hopkit.programs.tree_of_reviews.fusion import EvidenceFusion, Fusion, rank_by_response
 from hopkit.programs.tree_of_reviews.review import ACCEPT, REJECT, SEARCH, Review, review
-from hopkit.programs.tree_of_reviews.support import supported
+from hopkit.programs.tree_of_reviews.support import names_an_option, supported
 from hopkit.programs.tree_of_reviews.tree import (PRUNED_REPETITIVE, SKIPPED_BUDGET, Evidence, ReviewNode,
                                                   SearchState)
 from hopkit.retrieval.protocol import Retriever
@@ -53,15 +55,16 @@ def _k(name: str):
 
 class TreeOfReviews(dspy.Module):
     """Knobs (declared in hopkit/knobs.py): depth, width_1..width_4, expansion, fusion, relevance_pruning,
-    repetitive_pruning, budget, check_accept, rerank, mpc_query. ``single_path=True`` is CoR: one path that
-    accumulates every paragraph."""
+    repetitive_pruning, budget, check_accept, check_reject, rerank, mpc_query. ``single_path=True`` is CoR:
+    one path that accumulates every paragraph."""
 
     def __init__(self, retriever: Retriever, depth: int = _k("depth").default, width_1: int = _k("width_1").default,
                  width_2: int = _k("width_2").default, width_3: int = _k("width_3").default,
                  width_4: int = _k("width_4").default, expansion: Expansion = _k("expansion").default,
                  fusion: Fusion = _k("fusion").default, relevance_pruning: bool = _k("relevance_pruning").default,
                  repetitive_pruning: bool = _k("repetitive_pruning").default, budget: int = _k("budget").default,
-                 check_accept: bool = _k("check_accept").default, rerank: str = _k("rerank").default,
+                 check_accept: bool = _k("check_accept").default,
+                 check_reject: bool = _k("check_reject").default, rerank: str = _k("rerank").default,
                  mpc_query: str = _k("mpc_query").default, yes_no_check: bool = _k("yes_no_check").default,
                  option_check: bool = _k("option_check").default,
                  single_path: bool = False, threads: int = 4, max_words: int = 80, keep: int = 15,
@@ -75,6 +78,7 @@ class TreeOfReviews(dspy.Module):
         self.repetitive_pruning = _k("repetitive_pruning").check(bool(repetitive_pruning))
         self.budget = _k("budget").check(budget)
         self.check_accept = _k("check_accept").check(bool(check_accept))
+        self.check_reject = _k("check_reject").check(bool(check_reject))
         self.rerank, self.mpc_query = _k("rerank").check(rerank), _k("mpc_query").check(mpc_query)
         self.yes_no_check = yes_no_check_if(yes_no_check)
         self.option_check = option_check_if(option_check)
@@ -179,6 +183,10 @@ class TreeOfReviews(dspy.Module):
             paragraphs = [f"{state.passages[pid].title}. {state.passages[pid].text}" for pid in node.path]
             if not supported(result.answer, paragraphs, state.question):
                 node.action, node.unsupported_accept = SEARCH, True
+        if node.action == REJECT and self.check_reject:
+            titles = [state.passages[pid].title for pid in (node.path if self.single_path else [node.pid])]
+            if any(names_an_option(state.question, title) for title in titles):  # CoR: any paragraph on its path
+                node.action, node.overruled_reject = SEARCH, True
 
     def _next_query(self, state: SearchState, node: ReviewNode) -> str | None:
         """Direct and CoT expansion: the review's own query. MPC: the LM writes the missing paragraph
@@ -201,7 +209,7 @@ class TreeOfReviews(dspy.Module):
             if self._real_query(written, state):
                 node.query_source = "mpc"
                 return written
-        elif not node.unsupported_accept and self._real_query(node.output, state):
+        elif not (node.unsupported_accept or node.overruled_reject) and self._real_query(node.output, state):
             node.query_source = "review"
             return node.output
         return self._written_query(state, node)
@@ -241,7 +249,7 @@ class TreeOfReviews(dspy.Module):
         fallback = not state.pool
         try:
             if fallback:  # nothing accepted: read the paths reviewed as relevant, else the first layer
-                relevant = [n.path for n in state.nodes if n.relevant] or [n.path for n in state.nodes if n.depth == 1]
+                relevant = [n.path for n in state.nodes if n.relevant or n.overruled_reject] or [n.path for n in state.nodes if n.depth == 1]
                 pids = list(dict.fromkeys(pid for path in relevant for pid in path))
                 out = self.fuse.paragraphs_only(state.question, [state.passages[p] for p in pids])
             else:
@@ -272,13 +280,15 @@ class TreeOfReviews(dspy.Module):
                  "accepts": sum(n.action == ACCEPT for n in reviews), "rejects": sum(n.action == REJECT for n in reviews),
                  "searches": sum(n.action == SEARCH for n in reviews),
                  "unsupported_accepts": sum(n.unsupported_accept for n in reviews),
+                 "overruled_rejects": sum(n.overruled_reject for n in reviews),
                  "written_queries": sum(n.query_source == "written" for n in reviews),
                  "unexpanded_searches": sum(n.query_source == "none" for n in reviews)}
         trace = {"method": "cor" if self.single_path else "tor", "depth": self.depth,
                  "widths": self.widths[: self.depth], "expansion": self.expansion, "fusion": self.fusion_mode,
                  "relevance_pruning": self.relevance_pruning, "repetitive_pruning": self.repetitive_pruning,
                  "budget": self.budget, "stopped_by_budget": state.stopped_by_budget,
-                 "check_accept": self.check_accept, "rerank": self.rerank, "mpc_query": self.mpc_query,
+                 "check_accept": self.check_accept, "check_reject": self.check_reject, "rerank": self.rerank,
+                 "mpc_query": self.mpc_query,
                  "yes_no_check": checked, "option_check": picked, "nodes": [n.to_dict() for n in state.nodes],
                  "evidence": [{"pids": e.pids, "analysis": e.analysis, "node": e.node} for e in state.pool],
                  "response": response, "stats": stats}

@@ -7,6 +7,12 @@ path: a yes/no question needs at least two paragraphs, and an either-or question
 species, Salvia or Arachis?") needs each of its two options named somewhere on the path. On the first
 19 dev100 questions, 22 of 39 accepts were one paragraph for an either-or question (a comparison
 decided from one side). Otherwise the node searches on.
+
+The checked reject (knob ``check_reject``) is the other side of the same failure: a paragraph whose
+title names one of an either-or question's options is about one side of the comparison, so it is
+relevant whatever the review says; its reject becomes a search. On those 19 questions all 10 gold
+paragraphs rejected for an either-or question were titled with an option (6 non-gold ones were too,
+pages of a namesake).
 """
 
 from __future__ import annotations
@@ -40,3 +46,20 @@ def _mentioned(norm: str, text: str) -> bool:
         return True
     words = norm.split()
     return len(words) > 1 and all(f" {word} " in text for word in words)
+
+
+def names_an_option(question: str, title: str) -> bool:
+    """The paragraph title names one of the either-or question's options ("Salvia" and "Salvia", "Live" and
+    "Live (band)", "Manon by Massenet" and "Manon"): the words of the shorter all occur in the longer."""
+    options = either_or_options(question)
+    name = normalize_answer(title.split(" (")[0])
+    if options is None or not name:
+        return False
+    for option in options:
+        words = normalize_answer(option).split()
+        if not words:
+            continue
+        short, long_ = (name.split(), words) if len(name.split()) <= len(words) else (words, name.split())
+        if all(word in long_ for word in short):
+            return True
+    return False

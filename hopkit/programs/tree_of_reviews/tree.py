@@ -30,6 +30,7 @@ class ReviewNode:
     reasoning: str = ""
     answer: str = ""
     unsupported_accept: bool = False  # accepted, but its answer is not in its paragraphs: searched on
+    overruled_reject: bool = False  # rejected, but titled with an option of an either-or question: searched on
     query_source: str | None = None  # where next_query came from: review, written, mpc
 
     def to_dict(self) -> dict:
