@@ -40,7 +40,7 @@ ABLATIONS: dict[str, list[Variant]] = {
         Variant("OneR", "oner", {}, "baselines"),
         Variant("NoR", "nor", {}, "baselines"),
     ],
-    "tor": [  # ToR's Tables 3-6, plus CoR
+    "tor": [  # ToR's Tables 3-6, our additions, plus CoR
         Variant("ToR", "tor"),
         Variant("fusion: analysis", "tor", {"fusion": "analysis"}, "3 fusion"),
         Variant("fusion: paragraph", "tor", {"fusion": "paragraph"}, "3 fusion"),
@@ -51,6 +51,8 @@ ABLATIONS: dict[str, list[Variant]] = {
         Variant("w/o both pruning", "tor", {"repetitive_pruning": False, "relevance_pruning": False}, "5 pruning"),
         Variant("depth 2, widths 5/3", "tor", {"depth": 2}, "6 depth/width"),
         Variant("depth 3, widths 10/5/3", "tor", {"width_1": 10, "width_2": 5}, "6 depth/width"),
+        Variant("w/o checked accept", "tor", {"check_accept": False}, "additions"),
+        Variant("w/o checked reject", "tor", {"check_reject": False}, "additions"),
         Variant("CoR", "cor", {}, "CoR"),
     ],
 }

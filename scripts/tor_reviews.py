@@ -5,7 +5,8 @@ how many of those reviews read a gold paragraph, and where the answers of wrong 
 
 A node's paragraph is "gold" when its pid is one of the question's gold paragraphs. Each wrong answer
 (EM 0) gets the first cause that fits: no gold paragraph was ever reviewed (retrieval); gold was reviewed
-but none was accepted into the evidence (review); gold was in the evidence (fusion).
+but none was accepted into the evidence (review: a gold paragraph was rejected, or gold was only searched on);
+gold was in the evidence (fusion).
 """
 
 from __future__ import annotations
@@ -40,7 +41,8 @@ def loss_cause(row: dict) -> str:
     if not gold & reviewed:
         return "retrieval: no gold paragraph reviewed"
     if not gold & evidence:
-        return "review: gold reviewed, none accepted"
+        rejected = any(n.get("pid") in gold and n.get("action") == "reject" for n in row["trace"]["nodes"])
+        return "review: gold reviewed and rejected" if rejected else "review: gold searched on, never accepted"
     return "fusion: gold in the evidence, answer wrong"
 
 
