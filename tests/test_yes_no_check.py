@@ -70,3 +70,19 @@ def test_ircot_checks_its_readers_answer_and_counts_the_call():
     assert prediction.answer == "no"
     assert prediction.trace["reader_output"]["yes_no_check"]["before"] == "2011"
     assert prediction.trace["stats"]["yes_no_checks"] == 1
+
+
+def test_a_sentence_restating_the_claim_is_read_with_no_call():
+    from hopkit.text.restatement import restated_verdict
+
+    lm = DummyLM([{"answer": "no"}])  # the call would say no; it must not be made
+    dspy.configure(lm=lm)
+    question = "Are both Delmer Daves and Jean-Pierre Jeunet film directors?"
+    answer, record = YesNoCheck()(question, "Delmer Daves and Jean-Pierre Jeunet are both film directors.")
+    assert answer == "yes" and record["call"] is False and record["restated"] and not lm.history
+    assert restated_verdict(question, "Delmer Daves and Jean-Pierre Jeunet aren't both film directors.") == "no"
+    # not a restatement: a value, or a sentence about something else, still goes to the call
+    assert restated_verdict("Were The Bomb and Rolling Papers released in the same year?", "2011") is None
+    assert restated_verdict("Are Ian Brown and Dee Snider both actors?",
+                            "Ian Brown is an actor, while Dee Snider is a singer.") is None
+    assert restated_verdict("Which came first, A or B?", "A came first before B did.") is None

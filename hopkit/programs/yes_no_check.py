@@ -5,7 +5,10 @@ but the 1.5B readers often answer with the value they compared ("2011", "3", "74
 real HotpotQA dev100 questions, 5 of 15 zero-shot IRCoT answers and 2 of 15 OneR answers to yes/no
 questions. When the question reads as yes/no (``hopkit.text.question_form``) and the answer is neither,
 one short call asks for the verdict from the reader's own reasoning (or, with a direct reader, from its
-paragraphs). Any other answer passes untouched, and with no call.
+paragraphs). Any other answer passes untouched, and with no call. A sentence that restates the
+question's claim ("A and B are both film directors.") is read as yes (no, when it negates it) with no
+call (hopkit/text/restatement.py): the call's prompt expects a compared value, and it turned such
+sentences into "no".
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ from dspy.utils.exceptions import AdapterParseError
 from hopkit.knobs import YES_NO_CHECK
 from hopkit.signatures.answer import YesNoAnswer
 from hopkit.text.question_form import YES_NO, question_form
+from hopkit.text.restatement import restated_verdict
 
 VERDICTS = ("yes", "no")
 
@@ -40,6 +44,9 @@ class YesNoCheck(dspy.Module):
         verdict = verdict_of(answer)
         if verdict is not None:  # "Yes, both are." -> "yes", with no call
             return (answer, None) if verdict == answer else (verdict, {"before": answer, "after": verdict, "call": False})
+        restated = restated_verdict(question, answer)
+        if restated is not None:  # "A and B are both directors." -> "yes", with no call
+            return restated, {"before": answer, "after": restated, "call": False, "restated": True}
         facts = f"{reasoning.strip()} The answer given: {answer.strip()}".strip()
         try:
             decided = verdict_of(self.decide(context=[] if reasoning.strip() else list(context or []),

@@ -1,0 +1,36 @@
+"""A yes/no answer written as a sentence that restates the question's claim.
+
+"Are both Delmer Daves and Jean-Pierre Jeunet film directors?" answered "Delmer Daves and Jean-Pierre
+Jeunet are both film directors." is a yes; the same sentence with "not" in it is a no. The yes/no check
+(hopkit/programs/yes_no_check.py) used to send such sentences to its LM call, whose prompt expects a
+compared value, and the 1.5B turned 9 of 19 affirmative restatements into "no" across the dev100 run
+logs (4 of 4 in ToR's). A sentence counts as a restatement when every content word of the question
+(all but the leading auxiliary and "both"/"either") occurs in it.
+"""
+
+from __future__ import annotations
+
+from hopkit.text.normalize import normalize_answer
+
+_AUXILIARIES = {"is", "are", "was", "were", "do", "does", "did", "can", "could", "has", "have", "had",
+                "will", "would", "should", "shall", "may", "might", "must"}
+_QUANTIFIERS = {"both", "either"}
+_NEGATIONS = {"not", "no", "neither", "nor", "never", "none"}
+_MIN_WORDS = 4  # shorter answers are values or verdicts, not sentences
+
+
+def _words(text: str) -> list[str]:
+    return normalize_answer(text.replace("n't", " not")).split()
+
+
+def restated_verdict(question: str, answer: str) -> str | None:
+    """``"yes"`` / ``"no"`` when ``answer`` restates the yes/no ``question``'s claim (no when it negates
+    it), else None."""
+    asked = _words(question)
+    if not asked or asked[0] not in _AUXILIARIES:
+        return None
+    content = [word for word in asked[1:] if word not in _QUANTIFIERS and word not in _AUXILIARIES]
+    said = _words(answer)
+    if len(said) < _MIN_WORDS or not content or not all(word in said for word in content):
+        return None
+    return "no" if any(word in _NEGATIONS for word in said) else "yes"
