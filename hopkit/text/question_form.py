@@ -13,7 +13,7 @@ EITHER_OR = "either-or"
 OPEN = "open"
 FORMS = (YES_NO, EITHER_OR, OPEN)
 
-_AUXILIARIES = {"is", "are", "was", "were", "do", "does", "did", "can", "could", "has", "have", "had",
+AUXILIARIES = {"is", "are", "was", "were", "do", "does", "did", "can", "could", "has", "have", "had",
                 "will", "would", "should", "shall", "may", "might", "must"}
 _OPTIONS = re.compile(r"\w[^?]*\bor\b\s+\S", re.IGNORECASE)
 
@@ -22,7 +22,7 @@ def question_form(question: str) -> str:
     words = question.strip().split()
     if not words:
         return OPEN
-    if words[0].lower() in _AUXILIARIES:
+    if words[0].lower() in AUXILIARIES:
         return YES_NO
     if _OPTIONS.search(question):
         return EITHER_OR
@@ -72,7 +72,7 @@ def either_or_options(question: str) -> tuple[str, str] | None:
     if match is None:
         return None
     first, second = match.group("a").strip(), _leading_name(match.group("b").strip().rstrip(" .!"))
-    if first.split()[0].lower() in _WH_WORDS or first.split()[0].lower() in _AUXILIARIES:
+    if first.split()[0].lower() in _WH_WORDS or first.split()[0].lower() in AUXILIARIES:
         first = _named_run(first)
     if not first or not second or first.lower() == second.lower():
         return None

@@ -11,9 +11,7 @@ logs (4 of 4 in ToR's). A sentence counts as a restatement when every content wo
 from __future__ import annotations
 
 from hopkit.text.normalize import normalize_answer
-
-_AUXILIARIES = {"is", "are", "was", "were", "do", "does", "did", "can", "could", "has", "have", "had",
-                "will", "would", "should", "shall", "may", "might", "must"}
+from hopkit.text.question_form import AUXILIARIES
 _QUANTIFIERS = {"both", "either"}
 _NEGATIONS = {"not", "no", "neither", "nor", "never", "none"}
 _MIN_WORDS = 4  # shorter answers are values or verdicts, not sentences
@@ -27,9 +25,9 @@ def restated_verdict(question: str, answer: str) -> str | None:
     """``"yes"`` / ``"no"`` when ``answer`` restates the yes/no ``question``'s claim (no when it negates
     it), else None."""
     asked = _words(question)
-    if not asked or asked[0] not in _AUXILIARIES:
+    if not asked or asked[0] not in AUXILIARIES:
         return None
-    content = [word for word in asked[1:] if word not in _QUANTIFIERS and word not in _AUXILIARIES]
+    content = [word for word in asked[1:] if word not in _QUANTIFIERS and word not in AUXILIARIES]
     said = _words(answer)
     if len(said) < _MIN_WORDS or not content or not all(word in said for word in content):
         return None
