@@ -3,7 +3,9 @@ how many of those reviews read a gold paragraph, and where the answers of wrong 
 
     python scripts/tor_reviews.py docs/runs/dev100/tor__local-qwen1.5b.jsonl [--n 50]
 
-A node's paragraph is "gold" when its pid is one of the question's gold paragraphs. Each wrong answer
+A review "reads gold" when a paragraph it reviewed is one of the question's gold paragraphs: a ToR node
+reviews its own paragraph (its ancestors were reviewed by their own nodes); a CoR node reviews its whole
+path, every paragraph retrieved so far. Each wrong answer
 (EM 0) gets the first cause that fits: no gold paragraph was ever reviewed (retrieval); gold was reviewed
 but none was accepted into the evidence (review: a gold paragraph was rejected, or gold was only searched on);
 gold was in the evidence (fusion).
@@ -19,6 +21,13 @@ from pathlib import Path
 ACTIONS = ("accept", "reject", "search")
 
 
+def reviewed_pids(row: dict, node: dict) -> set:
+    """The paragraphs one review read: CoR reviews its whole path, a ToR node its own paragraph."""
+    if row["trace"].get("method") == "cor":
+        return set(node.get("path") or [])
+    return {node.get("pid")}
+
+
 def review_counts(rows: list[dict]) -> Counter:
     counts: Counter = Counter()
     for row in rows:
@@ -28,7 +37,7 @@ def review_counts(rows: list[dict]) -> Counter:
             if action not in ACTIONS:
                 continue
             counts[action] += 1
-            counts[f"{action} gold"] += node.get("pid") in gold
+            counts[f"{action} gold"] += bool(reviewed_pids(row, node) & gold)
     return counts
 
 
@@ -36,12 +45,13 @@ def loss_cause(row: dict) -> str:
     if row["metrics"].get("em", 0) == 1:
         return "right"
     gold = set(row.get("gold_pids") or [])
-    reviewed = {node.get("pid") for node in row["trace"]["nodes"] if node.get("action") in ACTIONS}
+    reviewed = {pid for node in row["trace"]["nodes"] if node.get("action") in ACTIONS
+                for pid in reviewed_pids(row, node)}
     evidence = {pid for item in row["trace"]["evidence"] for pid in item["pids"]}
     if not gold & reviewed:
         return "retrieval: no gold paragraph reviewed"
     if not gold & evidence:
-        rejected = any(n.get("pid") in gold and n.get("action") == "reject" for n in row["trace"]["nodes"])
+        rejected = any(reviewed_pids(row, n) & gold and n.get("action") == "reject" for n in row["trace"]["nodes"])
         return "review: gold reviewed and rejected" if rejected else "review: gold searched on, never accepted"
     return "fusion: gold in the evidence, answer wrong"
 
