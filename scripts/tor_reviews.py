@@ -5,8 +5,7 @@ how many of those reviews read a gold paragraph, and where the answers of wrong 
 
 A review "reads gold" when a paragraph it reviewed is one of the question's gold paragraphs: a ToR node
 reviews its own paragraph (its ancestors were reviewed by their own nodes); a CoR node reviews its whole
-path, every paragraph retrieved so far. Each wrong answer
-(EM 0) gets the first cause that fits: no gold paragraph was ever reviewed (retrieval); gold was reviewed
+path, every paragraph retrieved so far. Each wrong answer (EM 0) gets the first cause that fits: no gold paragraph was ever reviewed (retrieval); gold was reviewed
 but none was accepted into the evidence (review: a gold paragraph was rejected, or gold was only searched on);
 gold was in the evidence (fusion).
 """

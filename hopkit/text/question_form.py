@@ -13,8 +13,8 @@ EITHER_OR = "either-or"
 OPEN = "open"
 FORMS = (YES_NO, EITHER_OR, OPEN)
 
-AUXILIARIES = {"is", "are", "was", "were", "do", "does", "did", "can", "could", "has", "have", "had",
-                "will", "would", "should", "shall", "may", "might", "must"}
+AUXILIARIES = frozenset({"is", "are", "was", "were", "do", "does", "did", "can", "could", "has", "have",
+                         "had", "will", "would", "should", "shall", "may", "might", "must"})  # restatement.py too
 _OPTIONS = re.compile(r"\w[^?]*\bor\b\s+\S", re.IGNORECASE)
 
 
