@@ -177,3 +177,50 @@ def test_hopkit_eval_runs_on_each_loaders_local_rows(tmp_path, hopkit_home, name
     result = json.loads(out.read_text().splitlines()[0])
     assert code == 0 and result["error"] is None and result["metrics"]
     assert (name == "fever") == ("label_acc" in result["metrics"]) and (name == "eli5") == ("rouge_l" in result["metrics"])
+
+
+def test_a_bundled_task_takes_its_demonstrations_from_its_own_train_split_first(hopkit_home):
+    from hopkit.programs.demo_source import resolve_demos_from
+
+    assert resolve_demos_from("auto", "bundled:fact-check:dev") == "bundled:fact-check:train+bundled:train"
+    assert resolve_demos_from("auto", "bundled:long-form:dev@50000") == "bundled:long-form:train+bundled:train"
+    assert resolve_demos_from("auto", "bundled:dev@50000") == "bundled:train"
+    joined = load_dataset_spec("bundled:long-form:train+bundled:train")
+    own, multihop = load_dataset_spec("bundled:long-form:train"), load_dataset_spec("bundled:train")
+    assert len(joined.examples) == len(own.examples) + len(multihop.examples)
+    assert joined.examples[0].qid == own.examples[0].qid
+    assert joined.task == "long-form" and joined.corpus.fingerprint() == multihop.corpus.fingerprint()
+
+
+def test_joining_datasets_of_different_corpora_is_refused(hopkit_home, tmp_path):
+    from hopkit.errors import InputError
+
+    row = {"question_id": "r1", "question_text": "Where is Hill 0?", "answers_objects": [{"spans": ["Ohio"]}],
+           "contexts": [{"title": "Hill 0", "paragraph_text": "Hill 0 is in Ohio.", "is_supporting": True}]}
+    path = tmp_path / "real.jsonl"
+    path.write_text(json.dumps(row) + "\n")
+    with pytest.raises(InputError, match="different corpora"):
+        load_dataset_spec(f"bundled:train+ircot:{path}")
+
+
+@pytest.mark.parametrize("task", ["fact-check", "slot-filling", "yes-no", "long-form"])
+def test_every_method_builds_its_demonstrations_for_every_bundled_task(hopkit_home, task):
+    import hopkit
+
+    train = load_dataset_spec(f"bundled:{task}:train+bundled:train")
+    own = {ex.question for ex in load_dataset_spec(f"bundled:{task}:train").examples}
+    retriever = hopkit.BM25(train.corpus)
+    for method in ("ircot", "searchain", "tor", "cor"):
+        program = build_program(method, retriever=retriever, reader=hopkit.LMReader(), train=train)
+        questions = {getattr(demo, "question", None) for _, predictor in program.named_predictors()
+                     for demo in predictor.demos}
+        # the task's own examples reach the prompts where their shape fits the method's demonstrations: IRCoT
+        # takes any chain; SearChain needs two or more hops (slot filling has one); ToR's reviews a two-fact
+        # bridge (the claims)
+        fits = method == "ircot" or (method == "searchain" and task != "slot-filling") or task == "fact-check"
+        assert bool(questions & own) == fits, (method, task)
+    long_answers = [demo.final_answer for _, p in build_program("searchain", retriever=retriever, reader=hopkit.LMReader(),
+                                                                 train=train).named_predictors()
+                    for demo in p.demos if getattr(demo, "final_answer", "")]
+    if task == "long-form":
+        assert any(len(answer.split()) > 20 for answer in long_answers)

@@ -59,6 +59,11 @@ def load_bundled(split: str) -> Dataset:
 
 
 def load_dataset_spec(spec: str) -> Dataset:
+    """One dataset spec, or several joined with ``+`` over one corpus (their examples in order: a task's
+    demonstrations first, then the multi-hop ones that fill the shapes its split lacks)."""
+    parts = spec.split("+")
+    if len(parts) > 1 and all(part.partition(":")[0] in KINDS for part in parts):
+        return _joined([load_dataset_spec(part) for part in parts])
     kind, _, rest = spec.partition(":")
     if kind not in KINDS:
         raise UnknownNameError("dataset", kind, KINDS)
@@ -72,6 +77,16 @@ def load_dataset_spec(spec: str) -> Dataset:
         return load_ircot_demos(Path(rest))
     split, _, local_file = rest.partition("@")
     return load_hub(kind, split, local_file or None)
+
+
+def _joined(datasets: list[Dataset]) -> Dataset:
+    first = datasets[0]
+    for other in datasets[1:]:
+        if first.corpus is None or other.corpus is None or other.corpus.fingerprint() != first.corpus.fingerprint():
+            raise InputError(f"{first.name} and {other.name} are answered over different corpora: join (+) only "
+                             "datasets of one corpus, e.g. bundled:fact-check:train+bundled:train")
+    examples = [example for dataset in datasets for example in dataset.examples]
+    return Dataset("+".join(d.name for d in datasets), examples, first.corpus, first.corpus_name, first.task)
 
 
 def _example(kind: str) -> str:
