@@ -2,13 +2,15 @@
 # Issue 23's runs, one LM job at a time (two on two cores only slow each other); each resumes from its log.
 #   nohup bash scripts/tasks_queue.sh > /dev/null 2>&1 &
 # Every bundled task's dev split, the 1.5B pack, fine-tuned ColBERT: NoR, OneR and SearChain on 30 questions,
-# IRCoT and ToR on 20; then SearChain's alpha sweep on the long-form task (20 questions).
+# IRCoT and ToR on 20, one task at a time; SearChain's alpha sweep on the long-form task (20 questions).
+# Setup first: scripts/install.sh, hopkit models fetch qwen1.5b, hopkit data build, the fine-tuned ColBERT index.
 set -u
 cd "$(dirname "$0")/.."
 PY=$PWD/.venv/bin/python
 OUT=docs/runs/tasks
 STATUS=$OUT/queue-status
 mkdir -p "$OUT"
+[ -x "$PY" ] || { echo "no $PY: run scripts/install.sh first" >&2; exit 1; }
 LM=(--retriever colbert --lm local:qwen1.5b --quiet)
 eval_run() {  # task, method, n
     local task=$1 method=$2 n=$3 name="$1-$2"
@@ -17,17 +19,19 @@ eval_run() {  # task, method, n
         --out "$OUT/$name.jsonl" >> "$OUT/$name.out" 2>&1
     echo "done $name rc=$? $(date +%T)" >> "$STATUS"
 }
-for task in fact-check slot-filling yes-no long-form; do
+alpha_sweep() {  # SearChain's alpha on the long-form task; the default's calls come from the eval above
+    echo "start alpha-sweep $(date +%T) $(git rev-parse --short HEAD)" >> "$STATUS"
+    "$PY" -m hopkit.cli.main ablate --method searchain --dataset bundled:long-form:dev --n 20 "${LM[@]}" \
+        --variants "alpha 0.35 (default):alpha=0.35;alpha 0.2:alpha=0.2;alpha 0.3:alpha=0.3;alpha 0.4:alpha=0.4;alpha 0.5:alpha=0.5;alpha 0 (never fires):alpha=0.0" \
+        --out "$OUT/alpha-sweep-long-form" >> "$OUT/alpha-sweep.out" 2>&1
+    echo "done alpha-sweep rc=$? $(date +%T)" >> "$STATUS"
+}
+# One task at a time, so that each session ends with whole tasks; long form first (alpha has never run on it)
+for task in long-form fact-check yes-no slot-filling; do
     eval_run "$task" nor 30
     eval_run "$task" oner 30
     eval_run "$task" searchain 30
-done
-for task in fact-check slot-filling yes-no long-form; do
+    [ "$task" = long-form ] && alpha_sweep
     eval_run "$task" ircot 20
     eval_run "$task" tor 20
 done
-echo "start alpha-sweep $(date +%T) $(git rev-parse --short HEAD)" >> "$STATUS"
-"$PY" -m hopkit.cli.main ablate --method searchain --dataset bundled:long-form:dev --n 20 "${LM[@]}" \
-    --variants "alpha 0.35 (default):alpha=0.35;alpha 0.2:alpha=0.2;alpha 0.3:alpha=0.3;alpha 0.4:alpha=0.4;alpha 0.5:alpha=0.5;alpha 0 (never fires):alpha=0.0" \
-    --out "$OUT/alpha-sweep-long-form" >> "$OUT/alpha-sweep.out" 2>&1
-echo "done alpha-sweep rc=$? $(date +%T)" >> "$STATUS"
