@@ -76,6 +76,15 @@ def test_resume_refuses_a_run_with_other_settings(tmp_path):
         RunLog(path, {"method": "nor"})
 
 
+def test_resume_ignores_labels_but_not_settings(tmp_path):
+    path = tmp_path / "variant.jsonl"
+    evaluate(CountingProgram(), _examples(1), METRICS, RunLog(path, {"knobs": {"k": 4}, "name": "K4", "table": "t"}),
+             progress=False)
+    assert RunLog(path, {"knobs": {"k": 4}, "name": "K4", "table": ""}).done_qids() == {"q0"}
+    with pytest.raises(InputError, match="knobs"):
+        RunLog(path, {"knobs": {"k": 8}, "name": "K4", "table": "t"})
+
+
 def test_two_processes_appending_to_one_run_log_lose_and_tear_nothing(tmp_path):
     """Two optimizer workers on the same setting: every 40 KB row lands whole and is read back."""
     import subprocess

@@ -16,6 +16,10 @@ from pathlib import Path
 from hopkit.errors import InputError
 
 
+# Keys that only label a run (an ablation variant's name and table group): a resume ignores them
+LABELS = frozenset({"name", "table"})
+
+
 class RunLog:
     def __init__(self, path: Path, meta: dict) -> None:
         self.path = Path(path)
@@ -28,8 +32,8 @@ class RunLog:
     def _check_meta(self, meta: dict) -> None:
         if self.meta_path.exists() and self.path.exists():
             previous = json.loads(self.meta_path.read_text())
-            if previous != meta:
-                changed = sorted(k for k in set(previous) | set(meta) if previous.get(k) != meta.get(k))
+            changed = sorted(k for k in (set(previous) | set(meta)) - LABELS if previous.get(k) != meta.get(k))
+            if changed:
                 raise InputError(
                     f"{self.path} holds a run with other settings ({', '.join(changed)}); "
                     "pass another --out, or delete the file to start over"
