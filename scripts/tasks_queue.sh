@@ -22,7 +22,7 @@ eval_run() {  # task, method, n
 alpha_sweep() {  # SearChain's alpha on the long-form task; the default's calls come from the eval above
     echo "start alpha-sweep $(date +%T) $(git rev-parse --short HEAD)" >> "$STATUS"
     "$PY" -m hopkit.cli.main ablate --method searchain --dataset bundled:long-form:dev --n 20 "${LM[@]}" \
-        --variants "alpha 0.35 (default):alpha=0.35;alpha 0.2:alpha=0.2;alpha 0.3:alpha=0.3;alpha 0.4:alpha=0.4;alpha 0.5:alpha=0.5;alpha 0 (never fires):alpha=0.0" \
+        --variants "alpha 0.35 (default):alpha=0.35;alpha 0.2:alpha=0.2;alpha 0.3:alpha=0.3;alpha 0.4:alpha=0.4;alpha 0.45:alpha=0.45;alpha 0.5:alpha=0.5;alpha 0 (never fires):alpha=0.0" \
         --out "$OUT/alpha-sweep-long-form" >> "$OUT/alpha-sweep.out" 2>&1
     echo "done alpha-sweep rc=$? $(date +%T)" >> "$STATUS"
 }
