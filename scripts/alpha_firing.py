@@ -14,13 +14,14 @@ from __future__ import annotations
 import argparse
 import json
 from pathlib import Path
-from statistics import mean, median
+from statistics import mean, median, quantiles
 
 from hopkit.data.registry import load_dataset_spec
 from hopkit.text.similarity import rouge_l
 
 CORRECTED = "verified-corrected"
 JUDGED = ("pass", CORRECTED)
+SWEEP = (0.2, 0.5)  # the alpha range swept on the long-form task: a node whose ROUGE-L lies here can flip
 
 
 def read_rows(path: Path, n: int | None) -> list[dict]:
@@ -57,7 +58,8 @@ def summarize(path: Path, n: int | None, corpus) -> dict:
     without = [r["metrics"][metric] for r, f in zip(rows, fired_rows) if not f]
     return {"log": str(path), "n": len(rows), "alpha": alpha, "theta": theta, "answer_form": trace0.get("answer_form"),
             "checked": checked, "fired": fired, "questions_fired": sum(fired_rows),
-            "rouge_median": median(rouges) if rouges else None, "metric": metric,
+            "rouge_median": median(rouges) if rouges else None, "rouge_p10_p90": _spread(rouges),
+            "rouge_in_sweep": sum(SWEEP[0] <= r < SWEEP[1] for r in rouges), "metric": metric,
             "mean": 100 * mean(r["metrics"][metric] for r in rows) if rows else None,
             "mean_fired": 100 * mean(with_fire) if with_fire else None,
             "mean_not_fired": 100 * mean(without) if without else None,
@@ -72,14 +74,22 @@ def main() -> None:
     args = parser.parse_args()
     corpus = load_dataset_spec(args.dataset).corpus
     head = ["log", "alpha", "n", "checked nodes", "fired", "questions fired", "median ROUGE-L (checked)",
+            "p10-p90", f"in [{SWEEP[0]}, {SWEEP[1]})",
             "metric", "mean", "fired q mean", "other q mean", "rounds/q"]
     print("| " + " | ".join(head) + " |\n|" + "---|" * len(head))
     for path in args.logs:
         s = summarize(path, args.n, corpus)
         cells = [path.name, s["alpha"], s["n"], s["checked"], s["fired"], s["questions_fired"],
-                 _num(s["rouge_median"], 3), s["metric"], _num(s["mean"]), _num(s["mean_fired"]),
+                 _num(s["rouge_median"], 3), s["rouge_p10_p90"], s["rouge_in_sweep"], s["metric"], _num(s["mean"]), _num(s["mean_fired"]),
                  _num(s["mean_not_fired"]), _num(s["rounds"], 2)]
         print("| " + " | ".join(str(c) for c in cells) + " |")
+
+
+def _spread(values: list[float]) -> str:
+    if len(values) < 2:
+        return "-"
+    deciles = quantiles(values, n=10)
+    return f"{deciles[0]:.3f}-{deciles[-1]:.3f}"
 
 
 def _num(value, digits: int = 1) -> str:
