@@ -6,7 +6,7 @@ import pytest
 
 from hopkit.cli.main import main
 from hopkit.errors import InputError
-from hopkit.evaluation.paired import compare_runs, paired_bootstrap, read_rows
+from hopkit.evaluation.paired import compare_runs, format_comparison, paired_bootstrap, read_rows
 
 
 def write_log(path, scores, answers=None):
@@ -76,3 +76,16 @@ def test_compare_prints_the_form_split_when_asked(tmp_path, capsys):
     main(["compare", str(a), str(b), "--by-form", "--samples", "200"])
     out = capsys.readouterr().out
     assert "f1 by question form:" in out and "| open | 2 | 50.0 | 100.0 | +50.0 |" in out
+
+
+def test_a_task_metric_other_than_f1_says_which_run_did_better(tmp_path):
+    def rouge_log(path, scores):
+        path.write_text("".join(json.dumps({"qid": f"q{i}", "question": f"Explain {i}.", "answers": ["long"],
+                                            "prediction": {"answer": "x"}, "metrics": {"rouge_l": s}}) + "\n"
+                                for i, s in enumerate(scores)))
+        return read_rows(path)
+
+    a = rouge_log(tmp_path / "a.jsonl", [0.3, 0.5, 0.2])
+    b = rouge_log(tmp_path / "b.jsonl", [0.4, 0.6, 0.1])
+    text = format_comparison(compare_runs(a, b, samples=500), "a", "b")
+    assert "(B better on 2, A better on 1 by rouge_l)" in text

@@ -79,7 +79,7 @@ def compare_runs(rows_a: dict[str, dict], rows_b: dict[str, dict], metrics: list
         b = [rows_b[qid]["metrics"][name] for qid in shared]
         diff, low, high = paired_bootstrap(a, b, samples, seed)
         differences.append(PairedDifference(name, float(np.mean(a)), float(np.mean(b)), diff, low, high))
-    judged = [n for n in ("em", "f1") if n in names] or names[:1]
+    judged = [n for n in ("em", "f1") if n in names] or names[:1]  # the last one says which run did better
     disagreements = []
     for qid in shared:
         ma, mb = rows_a[qid]["metrics"], rows_b[qid]["metrics"]
@@ -87,7 +87,7 @@ def compare_runs(rows_a: dict[str, dict], rows_b: dict[str, dict], metrics: list
             disagreements.append({"qid": qid, "question": rows_a[qid].get("question", ""),
                                   "answers": rows_a[qid].get("answers", []),
                                   "a": (rows_a[qid].get("prediction") or {}).get("answer", ""),
-                                  "b": (rows_b[qid].get("prediction") or {}).get("answer", ""),
+                                  "b": (rows_b[qid].get("prediction") or {}).get("answer", ""), "lead": judged[-1],
                                   **{f"{n}_a": ma[n] for n in judged}, **{f"{n}_b": mb[n] for n in judged}})
     return Comparison(len(shared), differences, disagreements, len(rows_a) - len(shared), len(rows_b) - len(shared))
 
@@ -126,8 +126,9 @@ def format_comparison(result: Comparison, label_a: str, label_b: str, show: int 
     lines.append("(* the interval excludes 0)")
     if result.disagreements:
         b_wins = sum(1 for r in result.disagreements if _lead(r, "b") > _lead(r, "a"))
+        a_wins = sum(1 for r in result.disagreements if _lead(r, "a") > _lead(r, "b"))
         lines += ["", f"{len(result.disagreements)} questions where the runs disagree (B better on {b_wins}, "
-                      f"A better on {len(result.disagreements) - b_wins}):"]
+                      f"A better on {a_wins} by {result.disagreements[0]['lead']}):"]
         for row in result.disagreements[:show]:
             scores = "  ".join(f"{k}={v:.2f}" for k, v in row.items() if k.endswith(("_a", "_b")))
             lines.append(f"- {row['qid']}: {row['question'][:90]}\n    gold {row['answers'][:3]} | "
@@ -138,4 +139,4 @@ def format_comparison(result: Comparison, label_a: str, label_b: str, show: int 
 
 
 def _lead(row: dict, side: str) -> float:
-    return row.get(f"f1_{side}", row.get(f"em_{side}", 0.0))
+    return row[f"{row['lead']}_{side}"]
