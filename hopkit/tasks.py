@@ -89,11 +89,22 @@ class TaskProgram(dspy.Module):
     def forward(self, question: str) -> dspy.Prediction:
         prediction = self.program(question=question)
         raw = str(getattr(prediction, "answer", "") or "")
-        finished = self.task.finish(raw)
         trace = dict(getattr(prediction, "trace", None) or {})
+        if self.task.answer_form == "long":  # the explanation is the answer, whichever field the LM wrote it in
+            raw, source = fullest_statement(raw, str(trace.get("response") or ""))
+            trace.update({"long_answer_from": source} if source != "answer" else {})
+        finished = self.task.finish(raw)
         trace.update({"task": self.task.name, **({"raw_answer": raw} if finished != raw else {})})
         prediction.answer, prediction.trace = finished, trace
         return prediction
+
+
+def fullest_statement(answer: str, response: str) -> tuple[str, str]:
+    """A long-form answer from a program that writes a response and an answer (ToR's fusion): the one with
+    more words, since the 1.5B pack often puts the explanation in the response and a name in the answer."""
+    if len(response.split()) > len(answer.split()):
+        return response, "response"
+    return answer, "answer"
 
 
 def apply_task(program: dspy.Module, task: str | Task) -> dspy.Module:

@@ -224,3 +224,24 @@ def test_every_method_builds_its_demonstrations_for_every_bundled_task(hopkit_ho
                     for demo in p.demos if getattr(demo, "final_answer", "")]
     if task == "long-form":
         assert any(len(answer.split()) > 20 for answer in long_answers)
+
+
+class _Fused(dspy.Module):
+    """A program that, like ToR's fusion, returns an answer and keeps its response in the trace."""
+
+    def __init__(self, answer: str, response: str) -> None:
+        super().__init__()
+        self.answer, self.response = answer, response
+
+    def forward(self, question: str) -> dspy.Prediction:
+        return dspy.Prediction(answer=self.answer, citations=[], retrieved=[], trace={"response": self.response})
+
+
+def test_a_long_form_answer_is_the_fuller_of_answer_and_response():
+    explained = "The Golden Tide was written by Rouk Grirnhoar, a historian born in New Montreil."
+    named = apply_task(_Fused("Rouk Grirnhoar", explained), "long-form")(question="Explain The Golden Tide.")
+    assert named.answer == explained and named.trace["long_answer_from"] == "response"
+    swapped = apply_task(_Fused(explained, "Rouk Grirnhoar"), "long-form")(question="Explain The Golden Tide.")
+    assert swapped.answer == explained and "long_answer_from" not in swapped.trace
+    short_task = apply_task(_Fused("Rouk Grirnhoar", explained), "slot-filling")(question="Golden Tide [SEP] author")
+    assert short_task.answer == "Rouk Grirnhoar"
