@@ -37,6 +37,8 @@ def test_the_plaid_grid_and_the_chosen_point():
     assert plaid_grid("ncells=1,2;ndocs=256,1024") == ["ncells=1,ndocs=256", "ncells=1,ndocs=1024",
                                                       "ncells=2,ndocs=256", "ncells=2,ndocs=1024"]
     assert plaid_grid(None) == [""]
+    assert plaid_grid("ncells=1,2;ndocs=256|ncells=32;ndocs=8192|ncells=1;ndocs=256") == [
+        "ncells=1,ndocs=256", "ncells=2,ndocs=256", "ncells=32,ndocs=8192"]  # a reference point; repeats once
 
     def row(setting, recall, p50):
         return ScaleRow(5000, "colbert", None, 1.0, None, {"plaid": setting, "recall@15": recall, "p50_ms": p50})

@@ -51,3 +51,34 @@ def test_lm_reader_confidence_comes_from_real_logprobs(offline_lm, bundled_dev):
         assert person.text[span.start:span.end] == span.text
     elif span.text:  # a paraphrase is not a span of the passage
         assert span.score == 0.0
+
+
+SHARED = " ".join(f"Paragraph {i}: the Velvet Atlas was printed in the city of Orlen in year {i}." for i in range(40))
+
+
+def prompt_tokens_of_two_calls(lm) -> tuple[int, int]:
+    """Prompt tokens llama.cpp evaluated for two prompts that share a long prefix."""
+    before = lm.engine.prompt_eval_tokens
+    lm(SHARED + " Question: where was it printed?")
+    first = lm.engine.prompt_eval_tokens - before
+    lm(SHARED + " Question: in which year was it first printed?")
+    return first, lm.engine.prompt_eval_tokens - before - first
+
+
+def test_the_engine_times_prompt_evaluation_and_does_not_evaluate_a_shared_prefix_twice(offline_lm):
+    engine = offline_lm.engine
+    before_seconds = engine.prompt_eval_seconds
+    first, second = prompt_tokens_of_two_calls(offline_lm)
+    assert first > 400  # the whole prompt was evaluated once
+    assert 0 < second < first / 4  # the second call evaluated only what follows the shared prefix
+    assert engine.prompt_eval_seconds > before_seconds
+    assert engine.evaluated_tokens >= engine.prompt_eval_tokens
+
+
+def test_with_reuse_off_every_prompt_is_evaluated_whole(monkeypatch):
+    monkeypatch.setenv("HOPKIT_PREFIX_CACHE_MB", "0")
+    monkeypatch.setenv("HOPKIT_REUSE_CONTEXT", "0")
+    lm = make_lm(LMSpec(model="local:qwen0.5b", cache=False, max_tokens=8, n_ctx=2048))
+    assert lm.engine.reuse_context is False and lm.engine.prefix_cache_bytes == 0
+    first, second = prompt_tokens_of_two_calls(lm)
+    assert first > 400 and second >= first  # the second prompt is a few tokens longer and shares nothing evaluated

@@ -71,7 +71,8 @@ def build_parser() -> argparse.ArgumentParser:
     scale.add_argument("--plaid", default=None, help="ColBERT search settings: ncells=N,centroid_score_threshold=X,ndocs=N")
     scale.add_argument("--plaid-grid", default=None,
                        help="ColBERT: sweep settings, e.g. 'ncells=1,2,4;centroid_score_threshold=0.3,0.5;ndocs=256,1024'"
-                            " and report the fastest within 1 point of the best recall@15")
+                            " ('|' adds another grid, e.g. a near-exhaustive reference point) and report the fastest"
+                            " within 1 point of the best recall@15")
     scale.add_argument("--out", type=Path, default=None, help="write the rows as JSON here too")
     scale.set_defaults(run=commands.cmd_bench_retrieval)
 

@@ -65,16 +65,23 @@ def folder_mb(folder: Path) -> float:
 
 
 def plaid_grid(spec: str | None) -> list[str]:
-    """``ncells=1,2,4;ndocs=256,1024`` -> every combination as a --plaid string (one empty setting if no spec)."""
+    """``ncells=1,2,4;ndocs=256,1024`` -> every combination as a --plaid string (one empty setting if no spec).
+
+    ``|`` joins grids: ``ncells=1,2;ndocs=256|ncells=32;centroid_score_threshold=0;ndocs=8192`` adds one
+    near-exhaustive point (every cell probed, no centroid pruning) as the recall reference beside the grid.
+    """
     from itertools import product
 
     if not spec:
         return [""]
-    axes = []
-    for part in (p.strip() for p in spec.split(";") if p.strip()):
-        name, _, values = part.partition("=")
-        axes.append([f"{name.strip()}={v.strip()}" for v in values.split(",") if v.strip()])
-    return [",".join(point) for point in product(*axes)]
+    points: list[str] = []
+    for grid in (g for g in spec.split("|") if g.strip()):
+        axes = []
+        for part in (p.strip() for p in grid.split(";") if p.strip()):
+            name, _, values = part.partition("=")
+            axes.append([f"{name.strip()}={v.strip()}" for v in values.split(",") if v.strip()])
+        points += [",".join(point) for point in product(*axes) if ",".join(point) not in points]
+    return points
 
 
 def choose_plaid(rows: list["ScaleRow"], tolerance: float = 0.01) -> "ScaleRow | None":

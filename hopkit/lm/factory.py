@@ -39,8 +39,10 @@ def make_lm(spec: LMSpec) -> dspy.LM:
         path = resolve_model_file(target)
         if target in PACKS:  # a user's own GGUF file has no pinned hash
             verify_cached(path, PACKS[target].sha256)
-        cache_mb = os.environ.get("HOPKIT_PREFIX_CACHE_MB")  # 0 turns the prefix KV cache off (benchmarks)
-        engine = LlamaCppEngine(path, n_ctx=spec.n_ctx,
+        # benchmarks only: HOPKIT_PREFIX_CACHE_MB=0 turns the prefix KV cache off; HOPKIT_REUSE_CONTEXT=0 also stops
+        # llama.cpp from reusing the previous call's prefix, so every prompt is evaluated whole
+        cache_mb = os.environ.get("HOPKIT_PREFIX_CACHE_MB")
+        engine = LlamaCppEngine(path, n_ctx=spec.n_ctx, reuse_context=os.environ.get("HOPKIT_REUSE_CONTEXT") != "0",
                                 **({"prefix_cache_bytes": int(float(cache_mb) * 2**20)} if cache_mb else {}))
         engine.load()
         return AccountedLM(f"local/{path.stem}", engine=engine, max_tokens=spec.max_tokens,

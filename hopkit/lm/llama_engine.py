@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -32,15 +33,20 @@ class LlamaCppEngine:
 
     def __init__(self, model_path: str | Path, n_ctx: int = 8192, n_threads: int | None = None,
                  n_gpu_layers: int = -1, seed: int = 0, score_ctx: int = 2048,
-                 prefix_cache_bytes: int = 2 << 30) -> None:
+                 prefix_cache_bytes: int = 2 << 30, reuse_context: bool = True) -> None:
         self.model_path = str(model_path)
         n_threads = n_threads or os.cpu_count() or 1
         self.n_ctx, self.n_threads, self.n_gpu_layers, self.seed = n_ctx, n_threads, n_gpu_layers, seed
         self.score_ctx = score_ctx
         self.prefix_cache_bytes = prefix_cache_bytes  # KV states kept by prompt prefix (shared demonstrations)
+        self.reuse_context = reuse_context  # False: every call evaluates its whole prompt (benchmarks' baseline)
         self._lock = threading.Lock()
         self._contexts: dict[bool, Any] = {}
         self.evaluated_tokens = 0  # prompt and generated tokens llama.cpp actually evaluated (a reused prefix is not)
+        # the prompt phase of each call: its first llama.cpp evaluation (what the prefix cache did not cover)
+        self.prompt_eval_tokens = 0
+        self.prompt_eval_seconds = 0.0
+        self._prompt_pending = False
 
     def load(self) -> None:
         """Load the generation context now, so a bad model file fails before any question runs."""
@@ -75,7 +81,15 @@ class LlamaCppEngine:
 
         def counted(tokens: Any) -> Any:
             self.evaluated_tokens += len(tokens)
-            return evaluate(tokens)
+            if not self._prompt_pending:
+                return evaluate(tokens)
+            self._prompt_pending = False
+            start = time.perf_counter()
+            try:
+                return evaluate(tokens)
+            finally:
+                self.prompt_eval_seconds += time.perf_counter() - start
+                self.prompt_eval_tokens += len(tokens)
 
         llama.eval = counted
 
@@ -98,7 +112,11 @@ class LlamaCppEngine:
         if config.logprobs is not None:
             kwargs.update(logprobs=True, top_logprobs=config.logprobs)
         with self._lock:
-            raw = self._model(scoring=config.logprobs is not None).create_chat_completion(**kwargs)
+            llama = self._model(scoring=config.logprobs is not None)
+            if not self.reuse_context:
+                llama.reset()  # forget the previous prompt, so no prefix of it is reused
+            self._prompt_pending = True
+            raw = llama.create_chat_completion(**kwargs)
         choice = raw["choices"][0]
         usage = raw.get("usage") or {}
         return Response(
@@ -121,7 +139,7 @@ class LlamaCppEngine:
     def dump_state(self) -> dict:
         return {"model_path": self.model_path, "n_ctx": self.n_ctx, "n_threads": self.n_threads,
                 "n_gpu_layers": self.n_gpu_layers, "seed": self.seed, "score_ctx": self.score_ctx,
-                "prefix_cache_bytes": self.prefix_cache_bytes}
+                "prefix_cache_bytes": self.prefix_cache_bytes, "reuse_context": self.reuse_context}
 
     @classmethod
     def load_state(cls, state: dict) -> "LlamaCppEngine":
