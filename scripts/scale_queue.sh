@@ -24,6 +24,8 @@ step() {  # name, command...
 # colbert-ai's defaults for k = 15 are ncells=2, centroid_score_threshold=0.45, ndocs=1024; the last point probes
 # 32 cells with no centroid pruning and re-ranks 8192 documents: the near-exhaustive reference for recall
 GRID='ncells=1,2,4;centroid_score_threshold=0.4,0.5;ndocs=256,1024|ncells=32;centroid_score_threshold=0;ndocs=8192'
+step bm25 "$PY" -m hopkit.cli.main bench-retrieval --sizes 5000,50000,200000 --backends bm25 --n 100 \
+    --out "$OUT/bm25-idle.json"   # the committed bm25.json ran beside an LM evaluation
 step colbert-5k "$PY" -m hopkit.cli.main bench-retrieval --sizes 5000 --backends colbert --checkpoint "$CHECKPOINT" \
     --n 100 --plaid-grid "$GRID" --out "$OUT/colbert-5k-grid.json"
 step engine-vs-plain "$PY" scripts/lm_engine_vs_plain.py --dataset "$DEV100" --prompts 3 --repeats 2
