@@ -93,10 +93,30 @@ class TaskProgram(dspy.Module):
         if self.task.answer_form == "long":  # the explanation is the answer, whichever field the LM wrote it in
             raw, source = fullest_statement(raw, str(trace.get("response") or ""))
             trace.update({"long_answer_from": source} if source != "answer" else {})
+        raw, source = self.readable_answer(raw, trace)
+        trace.update({"answer_read_from": source} if source != "answer" else {})
         finished = self.task.finish(raw)
         trace.update({"task": self.task.name, **({"raw_answer": raw} if finished != raw else {})})
         prediction.answer, prediction.trace = finished, trace
         return prediction
+
+    def readable_answer(self, answer: str, trace: dict) -> tuple[str, str]:
+        """The answer, or, when a closed task (a label, yes/no) finds no reading in it, the program's other short
+        statement of its answer that has one (SearChain: a chain planned "Ada Pell" as its final answer for a
+        claim, while its tracing step, told the task, wrote SUPPORTS)."""
+        canonical = self.task.canonical
+        if canonical is None or canonical(answer) is not None:
+            return answer, "answer"
+        for name in ANSWER_STATEMENTS:
+            other = str(trace.get(name) or "")
+            if canonical(other) is not None:
+                return other, name
+        return answer, "answer"
+
+
+# a program's other short statement of its answer, tried in this order when the answer has no reading in a
+# closed task's form: SearChain's tracing step writes its own answer beside the chain's planned one
+ANSWER_STATEMENTS = ("traced_answer",)
 
 
 def fullest_statement(answer: str, response: str) -> tuple[str, str]:

@@ -89,6 +89,26 @@ def test_the_task_rewords_answer_steps_and_makes_the_answer_canonical():
     assert apply_task(OneR(OneParagraph()), "multihop-qa").__class__ is OneR
 
 
+def test_a_closed_task_reads_the_programs_traced_answer_when_the_answer_has_no_label():
+    class Planned(dspy.Module):  # SearChain's shape: the chain's planned answer, and its tracing step's answer
+        def __init__(self, answer, traced):
+            super().__init__()
+            self.answer, self.traced = answer, traced
+
+        def forward(self, question):
+            return dspy.Prediction(answer=self.answer, trace={"traced_answer": self.traced})
+
+    claim = "The creator of Tower of Zerdyr was born in Port Kourdrein."
+    read = apply_task(Planned("Stam Trothstaeova", "SUPPORTS"), "fact-check")(question=claim)
+    assert read.answer == "SUPPORTS" and read.trace["answer_read_from"] == "traced_answer"
+    kept = apply_task(Planned("REFUTES", "SUPPORTS"), "fact-check")(question=claim)  # a label stands as written
+    assert kept.answer == "REFUTES" and "answer_read_from" not in kept.trace
+    neither = apply_task(Planned("Stam Trothstaeova", "Port Kourdrein"), "fact-check")(question=claim)
+    assert neither.answer == "Stam Trothstaeova"  # no label anywhere: left as it was, and scored wrong
+    assert apply_task(Planned("Stam", "yes"), "yes-no")(question="Was it?").answer == "yes"
+    assert apply_task(Planned("Stam", "Ada"), "slot-filling")(question="x [SEP] y").answer == "Stam"  # open answers
+
+
 def test_long_form_searchain_verifies_by_rouge_against_alpha():
     from test_searchain import QueryRetriever, TableReader, chain, final
 
