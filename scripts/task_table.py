@@ -3,7 +3,8 @@
 
     python scripts/task_table.py long-form [--runs docs/runs/tasks]
 
-A row's commit is the one its run started at (docs/runs/tasks/queue-status); a resumed run lists each.
+A row's commit is the one its run started at (docs/runs/tasks/queue-status); a resumed run lists each; a run
+stopped and begun again (its log set aside) lists the commits since.
 Cached LM calls report no tokens or seconds, so a run that reused calls shows its cache hits per question.
 """
 
@@ -23,7 +24,12 @@ LABELS = {"nor": "NoR", "oner": "OneR", "searchain": "SearChain", "ircot": "IRCo
 def commits(status: Path, name: str) -> list[str]:
     if not status.exists():
         return []
-    found = [line.split()[-1] for line in status.read_text().splitlines() if line.startswith(f"start {name} ")]
+    found: list[str] = []
+    for line in status.read_text().splitlines():
+        if line.startswith(f"stopped {name} "):  # its log was set aside and the run began again
+            found = []
+        elif line.startswith(f"start {name} "):
+            found.append(line.split()[3])  # start NAME TIME COMMIT [note]
     return list(dict.fromkeys(found))
 
 
