@@ -265,3 +265,15 @@ def test_a_long_form_answer_is_the_fuller_of_answer_and_response():
     assert swapped.answer == explained and "long_answer_from" not in swapped.trace
     short_task = apply_task(_Fused("Rouk Grirnhoar", explained), "slot-filling")(question="Golden Tide [SEP] author")
     assert short_task.answer == "Rouk Grirnhoar"
+
+
+def test_ircot_takes_a_task_splits_own_demonstrations_before_the_multihop_ones(hopkit_home):
+    from hopkit.programs.ircot.demonstrations import build_demos
+
+    joined = load_dataset_spec("bundled:fact-check:train+bundled:train")
+    claims = {ex.question for ex in load_dataset_spec("bundled:fact-check:train").examples}
+    demos = build_demos(joined.examples, joined.corpus)
+    assert demos.cot_reader and all(demo.question in claims for demo in demos.cot_reader)  # was 2 claims of 8 before
+    assert {demo.answer for demo in demos.cot_reader} <= {"SUPPORTS", "REFUTES"}
+    alone = build_demos(load_dataset_spec("bundled:train").examples, joined.corpus)
+    assert not any(demo.question in claims for demo in alone.cot_reader)

@@ -85,7 +85,9 @@ def _joined(datasets: list[Dataset]) -> Dataset:
         if first.corpus is None or other.corpus is None or other.corpus.fingerprint() != first.corpus.fingerprint():
             raise InputError(f"{first.name} and {other.name} are answered over different corpora: join (+) only "
                              "datasets of one corpus, e.g. bundled:fact-check:train+bundled:train")
-    examples = [example for dataset in datasets for example in dataset.examples]
+    # each example keeps the rank of the dataset it came from, so that a builder that reorders its pool (IRCoT's
+    # shuffle and round robin) still fills its demonstrations from the first dataset before the next
+    examples = [example.copy(demo_rank=rank) for rank, dataset in enumerate(datasets) for example in dataset.examples]
     return Dataset("+".join(d.name for d in datasets), examples, first.corpus, first.corpus_name, first.task)
 
 

@@ -3,7 +3,8 @@
 ``--demos-from auto`` (the default) takes demonstrations from the evaluated data's own world:
 bundled:train for the bundled benchmark (for a bundled task split, its own task's train split first, then
 bundled:train for the shapes that split lacks: the task's answers and chains reach the prompts, and a
-program that needs a comparison or a three-hop example still finds one), and none (zero-shot) for any
+program that needs a comparison or a three-hop example still finds one; IRCoT's balanced pick fills its
+budget from the task's examples first), and none (zero-shot) for any
 other dataset, so that no fictional-world names reach the prompts of real questions. In-domain
 demonstrations for real data come from a file the user owns, e.g. ``--demos-from
 ircot-demos:/path/hotpotqa.txt`` (IRCoT's authors' files); a question is never shown its own example (hopkit/programs/own_example.py).

@@ -92,9 +92,14 @@ def build_demos(train: Sequence[dspy.Example], corpus: Corpus, m_distractors: in
         raise InputError("IRCoT demonstrations need examples with a reasoning chain: an IRCoT demonstration file "
                          "(--demos-from ircot-demos:FILE), bundled:train, or --demos-from none for zero-shot")
     rng = random.Random(seed)
-    rng.shuffle(usable)
-    if balance_openings:
-        usable = round_robin_by_opening(usable)
+    ranked: dict[int, list[dspy.Example]] = {}  # a joined source's datasets in order (a task's own split first)
+    for example in usable:
+        ranked.setdefault(getattr(example, "demo_rank", None) or 0, []).append(example)
+    usable = []
+    for rank in sorted(ranked):
+        group = ranked[rank]
+        rng.shuffle(group)
+        usable += round_robin_by_opening(group) if balance_openings else group
     reason, cot, direct = [], [], []
     spent = 0
     for example in usable:
