@@ -26,8 +26,9 @@ alpha_sweep() {  # SearChain's alpha on the long-form task; the default's calls 
         --out "$OUT/alpha-sweep-long-form" >> "$OUT/alpha-sweep.out" 2>&1
     echo "done alpha-sweep rc=$? $(date +%T)" >> "$STATUS"
 }
-# One task at a time, so that each session ends with whole tasks; long form first (alpha has never run on it)
-for task in long-form fact-check yes-no slot-filling; do
+# One task at a time, so that each session ends with whole tasks: fact check first (its rows are furthest along),
+# then long form (IRCoT reruns with the task's own demonstrations), then yes/no and slot filling
+for task in fact-check long-form yes-no slot-filling; do
     eval_run "$task" nor 30
     eval_run "$task" oner 30
     eval_run "$task" searchain 30
