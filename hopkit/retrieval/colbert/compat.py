@@ -20,6 +20,12 @@
    during the first search) leaves the file, and every later process sleeps forever waiting for it, with
    no message. ``clear_stale_extension_locks`` removes such a lock when it is older than any build takes,
    and says so.
+7. Before its k-means, colbert-ai holds out 5% of the sampled token embeddings (up to 50,000) and takes
+   ``torch.quantile`` over all their residual values, which refuses more than 2**24 elements. With our
+   384-dimension MiniLM checkpoint that limit falls at 43,690 held-out embeddings, so every corpus of about
+   50,000 passages or more failed after its whole k-means ("quantile() input tensor is too large"; 128-dim
+   ColBERTv2 stays under it). ``bounded_heldout`` keeps the held-out rows within the limit while indexing;
+   the rows it leaves out (0.3% of the sample at 50k passages) were never part of the k-means anyway.
 """
 
 from __future__ import annotations
@@ -119,6 +125,33 @@ def clear_stale_extension_locks(root: Path | None = None, older_than: float = ST
         except FileNotFoundError:  # another process finished with it meanwhile
             continue
     return removed
+
+
+QUANTILE_LIMIT = 2 ** 24  # the most elements torch.quantile accepts (item 7)
+
+
+def bounded_rows(heldout: torch.Tensor, limit: int = QUANTILE_LIMIT) -> torch.Tensor:
+    """The first rows of ``heldout`` whose values number at most ``limit``."""
+    width = max(1, heldout[0].numel()) if heldout.size(0) else 1
+    return heldout[: limit // width]
+
+
+@contextmanager
+def bounded_heldout(limit: int = QUANTILE_LIMIT) -> Iterator[None]:
+    """colbert-ai's held-out sample stays within torch.quantile's limit while indexing (item 7)."""
+    from colbert.indexing.collection_indexer import CollectionIndexer
+
+    original = CollectionIndexer._concatenate_and_split_sample
+
+    def split(self: Any) -> tuple[torch.Tensor, torch.Tensor]:
+        sample, heldout = original(self)
+        return sample, bounded_rows(heldout, limit)
+
+    CollectionIndexer._concatenate_and_split_sample = split
+    try:
+        yield
+    finally:
+        CollectionIndexer._concatenate_and_split_sample = original
 
 
 @contextmanager

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from hopkit.data.corpus import Corpus
 from hopkit.data.passage import Passage
-from hopkit.retrieval.colbert.compat import no_git_metadata, run_config
+from hopkit.retrieval.colbert.compat import bounded_heldout, no_git_metadata, run_config
 from hopkit.retrieval.staging import fresh_staging, publish
 
 PLAID_FOLDER = "plaid"
@@ -38,7 +38,7 @@ def build_colbert_index(corpus: Corpus, checkpoint: str, out: Path,
     out = Path(out).resolve()
     staging = fresh_staging(out)
     start = time.perf_counter()
-    with Run().context(run_config(staging / "colbert-run", "index")), no_git_metadata():
+    with Run().context(run_config(staging / "colbert-run", "index")), no_git_metadata(), bounded_heldout():
         config = ColBERTConfig(nbits=settings.nbits, doc_maxlen=settings.doc_maxlen,
                                kmeans_niters=settings.kmeans_niters, index_bsize=settings.index_bsize,
                                index_path=str(staging / PLAID_FOLDER))
