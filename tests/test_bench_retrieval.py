@@ -6,6 +6,7 @@ import pytest
 
 from hopkit.cli.main import main
 from hopkit.errors import InputError
+from hopkit.evaluation.scale_bench import HEADER, ScaleRow, choose_plaid, measure_search
 from hopkit.retrieval.loading import parse_plaid
 
 
@@ -45,3 +46,28 @@ def test_the_plaid_grid_and_the_chosen_point():
 
     rows = [row("a", 0.90, 10.0), row("b", 0.995, 30.0), row("c", 1.0, 80.0), row("d", 0.985, 20.0)]
     assert choose_plaid(rows).search["plaid"] == "b"  # the fastest within 1 point of the best recall
+
+
+def test_the_chosen_plaid_setting_also_keeps_whole_question_recall_where_it_was_measured():
+    def row(setting, hop, question, p50):
+        return ScaleRow(50000, "colbert", None, 1.0, None,
+                        {"plaid": setting, "recall@15": hop, "question_recall@15": question, "p50_ms": p50})
+
+    # hop queries saturate at every setting; whole questions tell the fast setting from the thorough ones
+    rows = [row("fast", 1.0, 0.50, 10.0), row("middle", 1.0, 0.595, 20.0), row("thorough", 1.0, 0.60, 200.0)]
+    assert choose_plaid(rows).search["plaid"] == "middle"
+    full = dict(rows[2].search, search_peak_mb=900.0, p95_ms=250.0, batch_qps=5.0, **{"recall@1": 1.0}, queries=232)
+    assert "| 100.0 | 100.0 | 60.0 | 232 |" in ScaleRow(50000, "colbert", None, 1.0, None, full).line()
+    assert "question recall@15" in HEADER
+
+
+def test_measure_search_reports_the_share_of_each_questions_gold_in_its_top_k():
+    from hopkit.data.passage import Passage
+
+    class Fixed:
+        def retrieve(self, query, k):
+            return [Passage(pid=pid, title="", text="") for pid in ("a", "b", "c")][:k]
+
+    measured = measure_search(Fixed(), [("q", "a")], k=15, batch=4,
+                              questions=[("one", ["a", "x"]), ("two", ["b", "c"])])
+    assert measured["question_recall@15"] == 0.75 and measured["recall@1"] == 1.0
