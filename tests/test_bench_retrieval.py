@@ -21,7 +21,9 @@ def test_a_bm25_row_per_size_with_build_size_memory_latency_and_recall(hopkit_ho
         assert 0 < search["p50_ms"] <= search["p95_ms"] and search["batch_qps"] > 0
         assert 0.0 <= search["recall@1"] <= search["recall@15"] <= 1.0 and search["queries"] >= 10
     assert "| 4,000 | bm25 | cpu |" in capsys.readouterr().out
-    assert main(["bench-retrieval", "--sizes", "3000", "--backends", "bm25", "--n", "5"]) == 0  # index reused
+    assert main(["bench-retrieval", "--sizes", "3000", "--backends", "bm25", "--n", "5"]) == 0
+    again = capsys.readouterr().out
+    assert "indexing" not in again and "| 3,000 | bm25 | cpu | (existing) |" in again  # the index is reused
 
 
 def test_plaid_settings_are_checked():

@@ -104,6 +104,7 @@ def bench_sizes(sizes: list[int], backends: list[str], n: int, k: int, batch: in
                 plaid: str | None, say=print, grid: str | None = None) -> list[ScaleRow]:
     from hopkit.cli.components import default_index_path
     from hopkit.data.registry import load_dataset_spec
+    from hopkit.retrieval.staging import MANIFEST
 
     rows = []
     for size in sizes:
@@ -112,7 +113,7 @@ def bench_sizes(sizes: list[int], backends: list[str], n: int, k: int, batch: in
         for backend in backends:
             folder = default_index_path(dataset.corpus_name, backend)
             build_s = build_peak = None
-            if not (folder / "manifest.json").is_file():
+            if not (folder / MANIFEST).is_file():  # an index built before (by bench-retrieval or hopkit index)
                 say(f"indexing {size:,} passages with {backend} ...")
                 command = [sys.executable, "-m", "hopkit.cli.main", "index", "--backend", backend, "--dataset", spec]
                 if backend == "colbert":
