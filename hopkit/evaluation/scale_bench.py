@@ -154,10 +154,11 @@ def measure_search(retriever, items: list[tuple[str, str]], k: int, batch: int, 
     elapsed = time.perf_counter() - start
     latencies.sort()
     found = [len(set(gold) & {p.pid for p in retriever.retrieve(q, k)}) / len(gold) for q, gold in questions if gold]
-    return {"question_recall@15": statistics.mean(found) if found and k == 15 else None,"p50_ms": statistics.median(latencies),
+    return {"p50_ms": statistics.median(latencies),
             "p95_ms": latencies[min(len(latencies) - 1, int(round(0.95 * (len(latencies) - 1))))],
             "batch_qps": len(queries) / elapsed if elapsed else 0.0, "recall@1": hits1 / len(items),
             f"recall@{k}": hitsk / len(items), "recall@15": hitsk / len(items) if k == 15 else None,
+            "question_recall@15": statistics.mean(found) if found and k == 15 else None,
             "queries": len(items), "device": _device()}
 
 
