@@ -1,0 +1,39 @@
+"""The long-form content count: an answer names the maker and birthplace of its reference, or opens in its shape."""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+SCRIPT = Path(__file__).resolve().parent.parent / "scripts" / "long_form_content.py"
+REFERENCE = ("The Golden Tide is a history book written by Rouk Grirnhoar in 1857. Rouk Grirnhoar was a historian "
+             "born in New Montreil in 1819. It was published by Greikthand College.")
+
+
+def _script():
+    spec = importlib.util.spec_from_file_location("long_form_content", SCRIPT)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _row(answer: str) -> dict:
+    return {"qid": "q", "answers": [REFERENCE], "prediction": {"answer": answer}}
+
+
+def test_content_and_shape_are_counted_apart() -> None:
+    counts = _script().counts([
+        _row("The Golden Tide is a history book written by Rouk Grirnhoar in 1857."),  # shape and maker only
+        _row("Rouk Grirnhoar, who came from New Montreil, wrote it."),  # maker and birthplace, not the shape
+        _row("It was published by Greikthand College."),  # neither
+        {"qid": "e", "answers": [REFERENCE], "prediction": None},  # a failed row counts as naming nothing
+    ])
+    assert counts == {"n": 4, "maker": 2, "birthplace": 1, "reference_shape": 1}
+
+
+def test_a_resumed_logs_later_row_supersedes(tmp_path: Path) -> None:
+    log = tmp_path / "log.jsonl"
+    log.write_text('{"qid": "a", "answers": ["x"], "prediction": {"answer": "old"}}\n\n'
+                   '{"qid": "a", "answers": ["x"], "prediction": {"answer": "new"}}\n', encoding="utf-8")
+    rows = _script().final_rows(log)
+    assert list(rows) == ["a"] and rows["a"]["prediction"]["answer"] == "new"
