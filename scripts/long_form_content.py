@@ -13,23 +13,15 @@ log to the questions of another log, for paired reading.
 from __future__ import annotations
 
 import argparse
-import json
 import re
 from pathlib import Path
+
+from hopkit.evaluation.paired import read_rows
 
 MADE = r"(?:written|directed|composed|created|painted|designed|drawn|made|developed|recorded|built)"
 MAKER = re.compile(MADE + r" by (.+?) in \d{4}")
 BIRTHPLACE = re.compile(r"born in (.+?) in \d{4}")
 REFERENCE_SHAPE = re.compile(r" is an? [a-z ]+ " + MADE + r" by .+ in \d{4}")
-
-
-def final_rows(path: Path) -> dict[str, dict]:
-    rows: dict[str, dict] = {}
-    for line in path.read_text(encoding="utf-8").splitlines():
-        if line.strip():
-            row = json.loads(line)
-            rows[row["qid"]] = row  # a resumed log's later row of a question supersedes the earlier
-    return rows
 
 
 def counts(rows: list[dict]) -> dict[str, int]:
@@ -48,11 +40,11 @@ def main() -> None:
     parser.add_argument("logs", nargs="+", type=Path)
     parser.add_argument("--qids-from", type=Path, default=None)
     args = parser.parse_args()
-    wanted = list(final_rows(args.qids_from)) if args.qids_from else None
+    wanted = list(read_rows(args.qids_from)) if args.qids_from else None
     print("| log | n | maker named | birthplace named | reference's sentence shape |")
     print("|---|---|---|---|---|")
     for path in args.logs:
-        rows = final_rows(path)
+        rows = read_rows(path)  # each question's final row, as the harness reads a resumed log
         chosen = [rows[q] for q in wanted if q in rows] if wanted is not None else list(rows.values())
         c = counts(chosen)
         print(f"| {path.name} | {c['n']} | {c['maker']} | {c['birthplace']} | {c['reference_shape']} |")

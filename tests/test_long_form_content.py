@@ -31,9 +31,10 @@ def test_content_and_shape_are_counted_apart() -> None:
     assert counts == {"n": 4, "maker": 2, "birthplace": 1, "reference_shape": 1}
 
 
-def test_a_resumed_logs_later_row_supersedes(tmp_path: Path) -> None:
+def test_a_resumed_logs_answer_supersedes_its_failed_row(tmp_path: Path) -> None:
     log = tmp_path / "log.jsonl"
-    log.write_text('{"qid": "a", "answers": ["x"], "prediction": {"answer": "old"}}\n\n'
-                   '{"qid": "a", "answers": ["x"], "prediction": {"answer": "new"}}\n', encoding="utf-8")
-    rows = _script().final_rows(log)
+    log.write_text('{"qid": "a", "answers": ["x"], "error": "timeout", "prediction": null, "metrics": {}}\n'
+                   '{"qid": "a", "answers": ["x"], "error": null, "prediction": {"answer": "new"}, "metrics": {}}\n',
+                   encoding="utf-8")
+    rows = _script().read_rows(log)
     assert list(rows) == ["a"] and rows["a"]["prediction"]["answer"] == "new"
