@@ -1,7 +1,9 @@
 """The papers' ablation variants per method, declared once beside the knobs (hopkit/knobs.py).
 
 ``hopkit ablate --method M`` runs ``ABLATIONS[M]`` on the same questions: the full method first (every
-paired difference is against it), then each variant, a registry method with knob overrides.
+paired difference is against it), then each variant, a registry method with knob overrides. Each addition
+(a knob marked ``addition`` in hopkit/knobs/declared.py) has a variant that sets it to its paper value,
+and the ``paper`` profile is a variant of its own; ``--only`` picks variants by name.
 """
 
 from __future__ import annotations
@@ -11,8 +13,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from hopkit.errors import InputError
-from hopkit.knobs import parse_knobs
+from hopkit.errors import InputError, UnknownNameError
+from hopkit.knobs import KNOBS, parse_knobs
 
 
 @dataclass(frozen=True)
@@ -20,10 +22,23 @@ class Variant:
     name: str
     method: str
     knobs: dict[str, Any] = field(default_factory=dict)
-    table: str = ""  # the paper's table the row belongs to
+    table: str = ""  # the paper's table the row belongs to, or "additions" / "profiles"
+    profile: str | None = None  # None: the run's profile (``hopkit ablate --profile``, hopkit by default)
 
     def to_dict(self) -> dict:
-        return {"name": self.name, "method": self.method, "knobs": dict(self.knobs), "table": self.table}
+        return {"name": self.name, "method": self.method, "knobs": dict(self.knobs), "table": self.table,
+                "profile": self.profile}
+
+
+def _without(method: str, group: str) -> list[Variant]:
+    """One variant per addition the method declares, turned to its paper value, and the paper profile."""
+    rows = [Variant(f"w/o {name}" if knob.paper_value is False else f"{name}={_text(knob.paper_value)}", method,
+                    {name: knob.paper_value}, "additions") for name, knob in KNOBS[group].items() if knob.addition]
+    return [*rows, Variant("paper profile", method, {}, "profiles", profile="paper")]
+
+
+def _text(value: Any) -> str:
+    return str(value).lower() if isinstance(value, bool) else str(value)
 
 
 ABLATIONS: dict[str, list[Variant]] = {
@@ -32,6 +47,7 @@ ABLATIONS: dict[str, list[Variant]] = {
         Variant("w/o IR", "searchain-noir"),
         Variant("w/o verification", "searchain-noverify"),
         Variant("w/o completion", "searchain-nocomplete"),
+        *_without("searchain", "searchain"),
     ],
     "ircot": [  # IRCoT's readers (Appendix A, Table 3), its reader ablation (Table 1) and the baselines
         Variant("IRCoT (CoT reader)", "ircot", {"answer_reader": "cot"}),
@@ -39,6 +55,7 @@ ABLATIONS: dict[str, list[Variant]] = {
         Variant("IRCoT w/o reader", "ircot-noreader", {}, "reader ablation"),
         Variant("OneR", "oner", {}, "baselines"),
         Variant("NoR", "nor", {}, "baselines"),
+        *_without("ircot", "ircot"),
     ],
     "tor": [  # ToR's Tables 3-6, our additions, plus CoR
         Variant("ToR", "tor"),
@@ -51,11 +68,21 @@ ABLATIONS: dict[str, list[Variant]] = {
         Variant("w/o both pruning", "tor", {"repetitive_pruning": False, "relevance_pruning": False}, "5 pruning"),
         Variant("depth 2, widths 5/3", "tor", {"depth": 2}, "6 depth/width"),
         Variant("depth 3, widths 10/5/3", "tor", {"width_1": 10, "width_2": 5}, "6 depth/width"),
-        Variant("w/o checked accept", "tor", {"check_accept": False}, "additions"),
-        Variant("w/o checked reject", "tor", {"check_reject": False}, "additions"),
         Variant("CoR", "cor", {}, "CoR"),
+        *_without("tor", "tor"),
     ],
 }
+
+
+def select(variants: list[Variant], names: str) -> list[Variant]:
+    """The declared variants named in ``names`` (comma-separated), in the declared order, the first (the full
+    method, every paired difference's baseline) always kept."""
+    wanted = [n.strip() for n in names.split(",") if n.strip()]
+    known = [v.name for v in variants]
+    for name in wanted:
+        if name not in known:
+            raise UnknownNameError("variant", name, known)
+    return [v for i, v in enumerate(variants) if i == 0 or v.name in wanted]
 
 
 def ablations(method: str) -> list[Variant]:
@@ -73,7 +100,8 @@ def parse_variants(spec: str, method: str) -> list[Variant]:
             raise InputError(f"no variants file at {spec}")
         try:
             items = json.loads(path.read_text(encoding="utf-8"))
-            return [Variant(str(i["name"]), str(i.get("method", method)), dict(i.get("knobs", {}))) for i in items]
+            return [Variant(str(i["name"]), str(i.get("method", method)), dict(i.get("knobs", {})),
+                            profile=i.get("profile")) for i in items]
         except (json.JSONDecodeError, KeyError, TypeError) as error:
             raise InputError(f"{spec}: expected a list of {{name, method?, knobs?}} objects ({error})") from None
     variants = []

@@ -13,7 +13,7 @@ import pytest
 from hopkit.knobs import KNOBS
 from hopkit.optimize.runner import optimize
 from hopkit.optimize.saved import load_program, read_manifest
-from hopkit.optimize.search_space import paper_defaults, search_space, suggest
+from hopkit.optimize.search_space import profile_defaults, search_space, suggest
 from hopkit.optimize.study import FINISHED, distinct_settings, open_study, run_trials
 from optimize_worker import TableRetriever, configure, request
 
@@ -32,7 +32,7 @@ def test_the_search_space_is_read_from_the_declared_knobs():
 def test_a_demos_study_leaves_out_knobs_that_only_shape_the_built_demonstrations():
     """Every trial of a demos study loads the compiled demonstrations, so IRCoT's M changes nothing."""
     assert set(search_space("ircot", compiled_demos=True)) == set(KNOBS["ircot"]) - {"m_distractors", "balance_openings"}
-    assert set(search_space("tor", compiled_demos=True)) == set(KNOBS["tor"])
+    assert set(search_space("tor", compiled_demos=True)) == set(KNOBS["tor"]) - {"extra_demo"}
     with pytest.raises(Exception, match="tune them with --demos none"):
         search_space("ircot", only=["k", "m_distractors"], compiled_demos=True)
 
@@ -94,7 +94,7 @@ def test_the_trial_budget_counts_distinct_settings_and_stops_in_a_small_space(tm
 
 def test_the_fixed_trial_path_replays_values_and_samples_within_ranges():
     space = search_space("tor")
-    chosen = {**paper_defaults(space), "depth": 2, "expansion": "cot", "relevance_pruning": False}
+    chosen = {**profile_defaults(space), "depth": 2, "expansion": "cot", "relevance_pruning": False}
     assert suggest(optuna.trial.FixedTrial(chosen), space) == chosen
     study = optuna.create_study(sampler=optuna.samplers.RandomSampler(seed=1))
     for _ in range(5):
@@ -109,7 +109,7 @@ def test_paper_defaults_are_trial_0_and_the_saved_program_predicts_identically(t
                       say=lambda text: None)
     study = optuna.load_study(study_name="shared", storage=storage)
     first = study.trials[0]
-    assert first.params == paper_defaults(search_space("oner")) and first.user_attrs["paper_defaults"]
+    assert first.params == profile_defaults(search_space("oner")) and first.user_attrs["paper_defaults"]
     assert len(study.get_trials(states=FINISHED)) == 3
     manifest = read_manifest(result.program_dir)
     assert manifest["method"] == "oner" and manifest["knobs"] == result.knobs and manifest["dev_n"] == 4

@@ -43,7 +43,7 @@ def _settings(trials):
 
 
 def test_two_workers_one_killed_then_resumed_lose_no_trial_and_match_sqlite(postgres, tmp_path):
-    from hopkit.optimize.search_space import paper_defaults, search_space
+    from hopkit.optimize.search_space import profile_defaults, search_space
     from hopkit.optimize.study import enqueue_paper_defaults, open_study
 
     # the study exists, with the papers' setting queued, before the workers start (as when a second worker

@@ -343,7 +343,7 @@ def test_short_answers_and_yes_no_questions_make_no_short_form_call():
         {"Who made Atlas?": ("Kellis", 0.9)})
     assert prediction.trace["short_form"] is None and len(engine.requests) == 2
     program = SearChain(QueryRetriever(), TableReader({}), answer_form="long")
-    assert program.short_form is None  # long-form answers are sentences by design
+    assert program.answer_steps.short_form is None  # long-form answers are sentences by design
 
 
 def test_the_paper_tracing_over_r_stays_a_knob():

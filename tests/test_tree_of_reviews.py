@@ -237,14 +237,14 @@ def test_an_accept_whose_answer_is_not_in_its_paragraphs_searches_on():
 
 
 def test_a_yes_no_accept_needs_two_paragraphs():
-    from hopkit.programs.tree_of_reviews.support import supported
+    from hopkit.additions.review_checks import supported
 
     assert not supported("yes", ["A is a film."]) and supported("Yes", ["A is a film.", "B is a film."])
     assert supported("Port Velmar", ["born in Port Velmar."]) and not supported("", ["x"])
 
 
 def test_an_either_or_accept_needs_both_options_on_its_path():
-    from hopkit.programs.tree_of_reviews.support import supported
+    from hopkit.additions.review_checks import supported
 
     question = "Which genus has more species, Salvia or Arachis?"
     salvia = "Salvia. Salvia is the largest genus of plants in the sage family, with about 1000 species."
@@ -352,7 +352,7 @@ def test_a_reject_of_a_paragraph_titled_with_an_option_searches_on():
 
 
 def test_an_option_is_named_by_a_title_loosely():
-    from hopkit.programs.tree_of_reviews.support import names_an_option
+    from hopkit.additions.review_checks import names_an_option
 
     question = "Which opera has more acts, Parsifal or Manon by Massenet?"
     assert names_an_option(question, "Parsifal") and names_an_option(question, "Manon")

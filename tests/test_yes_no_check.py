@@ -8,7 +8,7 @@ from hopkit.data.corpus import Corpus
 from hopkit.data.passage import Passage
 from hopkit.programs.ircot import IRCoT
 from hopkit.programs.registry import build_program
-from hopkit.programs.yes_no_check import YesNoCheck, verdict_of
+from hopkit.additions.yes_no_check import YesNoCheck, verdict_of
 from hopkit.retrieval.bm25 import BM25Retriever
 
 CORPUS = Corpus([Passage("a", "The Bomb", "The Bomb is a 1987 album."),
@@ -73,7 +73,7 @@ def test_ircot_checks_its_readers_answer_and_counts_the_call():
 
 
 def test_a_sentence_restating_the_claim_is_read_with_no_call():
-    from hopkit.text.restatement import restated_verdict
+    from hopkit.additions.restatement import restated_verdict
 
     lm = DummyLM([{"answer": "no"}])  # the call would say no; it must not be made
     dspy.configure(lm=lm)

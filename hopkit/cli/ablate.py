@@ -5,9 +5,10 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from hopkit.cli.components import (add_lm_flags, add_retrieval_flags, configure_lm, load_dataset, load_retriever,
-                                   parse_knobs, slug)
+from hopkit.cli.components import (add_lm_flags, add_question_flags, add_retrieval_flags, configure_lm, load_dataset,
+                                   load_retriever, parse_knobs, pick_questions, slug)
 from hopkit.errors import InputError
+from hopkit.knobs import PROFILES
 from hopkit.paths import runs_dir
 
 
@@ -16,9 +17,13 @@ def add_parser(verbs: argparse._SubParsersAction) -> None:
                                              "intervals, paired differences and a chart")
     parser.add_argument("--method", required=True, help="searchain | ircot | tor (declared variants in hopkit/variants.py)")
     parser.add_argument("--dataset", default="bundled:dev")
-    parser.add_argument("--n", type=int, default=None)
+    add_question_flags(parser)
     parser.add_argument("--variants", default=None,
                         help="your own variants: NAME:KNOB=VALUE,...;NAME2:... or a JSON file; the first is the baseline")
+    parser.add_argument("--only", default=None, help="declared variants to run, by name, comma-separated (the full "
+                                                     "method always runs first): e.g. 'w/o yes_no_check,paper profile'")
+    parser.add_argument("--profile", default="hopkit", choices=list(PROFILES),
+                        help="the profile of every variant that does not name its own (default: %(default)s)")
     parser.add_argument("--set", action="append", default=[], help="knob=value for every variant that has the knob")
     parser.add_argument("--metrics", default=None, help="comma-separated (default: the task's metrics)")
     parser.add_argument("--task", default=None, help="multihop-qa | yes-no | fact-check | slot-filling | long-form "
@@ -35,17 +40,18 @@ def add_parser(verbs: argparse._SubParsersAction) -> None:
 def cmd_ablate(args: argparse.Namespace) -> None:
     from hopkit.evaluation.ablation import run_ablation, write_outputs
     from hopkit.evaluation.metrics import get_metric
-    from hopkit.knobs import KNOBS
+    from hopkit.knobs import KNOBS, check_profile
+    from hopkit.variants import select
     from hopkit.programs.demo_source import resolve_demos_from
     from hopkit.programs.registry import build_program, check_knobs, get_method
     from hopkit.reader.loading import open_reader
     from hopkit.variants import ablations, parse_variants
 
-    if args.n is not None and args.n < 1:
-        raise InputError("--n must be at least 1")
     from hopkit.tasks import apply_task, get_task, task_knobs
 
     variants = parse_variants(args.variants, args.method) if args.variants else ablations(args.method)
+    if args.only:
+        variants = select(variants, args.only)
     fixed = parse_knobs(args.set)
     dataset = load_dataset(args.dataset)
     task = get_task(args.task or dataset.task)
@@ -54,8 +60,9 @@ def cmd_ablate(args: argparse.Namespace) -> None:
     for variant in variants:  # every variant's knobs are checked before anything runs
         group = KNOBS.get(methods[variant.method].knob_group or "", {})
         wanted = {**{k: v for k, v in fixed.items() if k in group}, **variant.knobs}
+        check_profile(variant.profile or args.profile)
         settings[variant.name] = check_knobs(variant.method, task_knobs(variant.method, task, wanted))
-    examples = dataset.examples[: args.n] if args.n else dataset.examples
+    examples = pick_questions(dataset.examples, args.n, args.questions)
     from hopkit.tasks import task_metrics
 
     metrics = [get_metric(name) for name in (args.metrics.split(",") if args.metrics else task_metrics(task, examples))]
@@ -69,12 +76,13 @@ def cmd_ablate(args: argparse.Namespace) -> None:
         method = methods[variant.method]
         return apply_task(build_program(variant.method, retriever=retriever if method.needs_retriever else None,
                                         reader=reader if method.needs_reader else None,
-                                        train=train if method.uses_demos else None, **settings[variant.name]), task)
+                                        train=train if method.uses_demos else None,
+                                        profile=variant.profile or args.profile, **settings[variant.name]), task)
 
     folder = args.out or runs_dir() / "ablate" / slug(dataset.name) / f"{slug(args.method)}__{slug(args.lm)}"
     meta = {"dataset": dataset.name, "lm": args.lm, "api_base": args.api_base, "retriever": args.retriever,
             "reader": args.reader, "demos_from": demos_from or "none", "max_tokens": args.max_tokens,
-            "fixed_knobs": fixed, **({"task": task.name} if task.name != "multihop-qa" else {})}
+            "fixed_knobs": fixed, "profile": args.profile, **({"task": task.name} if task.name != "multihop-qa" else {})}
     results = run_ablation(variants, build, examples, metrics, Path(folder), meta, args.threads, not args.quiet)
     title = (f"{args.method} ablations on {dataset.name} ({task.name}; n = {len(examples)}, {args.retriever}, "
              f"{args.lm})")

@@ -20,6 +20,7 @@ from hopkit.cli.components import (
     load_dataset,
     load_retriever,
     parse_knobs,
+    pick_questions,
     slug,
 )
 from hopkit.errors import InputError
@@ -134,6 +135,9 @@ def _program(args: argparse.Namespace, dataset, configure_lm: Callable[[], objec
 
         args.method = read_manifest(saved)["method"]
     method = get_method(args.method)
+    from hopkit.programs.registry import check_knobs
+
+    knobs = check_knobs(args.method, task_knobs(args.method, task, parse_knobs(args.set)))  # before any loading
     retriever = load_retriever(args, dataset) if method.needs_retriever else None
     reader = open_reader(getattr(args, "reader", "lm")) if method.needs_reader else None
     corpus = getattr(retriever.inner, "corpus", None) if retriever is not None else None
@@ -141,19 +145,19 @@ def _program(args: argparse.Namespace, dataset, configure_lm: Callable[[], objec
     if saved is not None:
         from hopkit.optimize.saved import load_program
 
-        if args.set:
-            raise InputError("--set cannot change a saved program's knobs; optimize again, or drop --program")
+        if args.set or getattr(args, "profile", "hopkit") != "hopkit":
+            raise InputError("--set and --profile cannot change a saved program's knobs (it records its own); "
+                             "optimize again, or drop --program")
         configure_lm()
         return apply_task(load_program(saved, retriever=retriever, reader=reader), task), corpus
     from hopkit.programs.demo_source import resolve_demos_from
-    from hopkit.programs.registry import check_knobs
 
-    knobs = check_knobs(args.method, task_knobs(args.method, task, parse_knobs(args.set)))
     demos_from = resolve_demos_from(getattr(args, "demos_from", None), dataset.name if dataset else None)
     args.demos_resolved = demos_from or "none"
     train = load_dataset(demos_from) if method.uses_demos and demos_from else None
     configure_lm()
-    program = apply_task(build_program(args.method, retriever=retriever, reader=reader, train=train, **knobs), task)
+    program = apply_task(build_program(args.method, retriever=retriever, reader=reader, train=train,
+                                       profile=getattr(args, "profile", "hopkit"), **knobs), task)
     return program, corpus
 
 
@@ -226,7 +230,8 @@ def cmd_ask(args: argparse.Namespace) -> None:
 def eval_meta(args: argparse.Namespace, dataset_name: str, knobs: dict) -> dict:
     """The settings a run log records, so that a resume cannot mix two runs."""
     return {"method": args.method, "dataset": dataset_name, "lm": args.lm, "api_base": args.api_base,
-            "knobs": knobs, "retriever": args.retriever, "max_tokens": args.max_tokens}
+            "knobs": knobs, "profile": getattr(args, "profile", "hopkit"), "retriever": args.retriever,
+            "max_tokens": args.max_tokens}
 
 
 def cmd_eval(args: argparse.Namespace) -> None:
@@ -235,10 +240,8 @@ def cmd_eval(args: argparse.Namespace) -> None:
     from hopkit.evaluation.run_log import RunLog
     from hopkit.programs.registry import get_method
 
-    if args.n is not None and args.n < 1:
-        raise InputError("--n must be at least 1")
     dataset = load_dataset(args.dataset)
-    examples = dataset.examples[: args.n] if args.n else dataset.examples
+    examples = pick_questions(dataset.examples, args.n, args.questions)
     program, _ = _program(args, dataset, lambda: configure_lm(args))
     from hopkit.tasks import task_metrics
 
@@ -269,7 +272,7 @@ def cmd_optimize(args: argparse.Namespace) -> None:
     from hopkit.optimize.runner import OptimizeRequest, check_budget, optimize
     from hopkit.optimize.search_space import search_space
     from hopkit.optimize.study import check_storage, sqlite_url
-    from hopkit.programs.registry import get_method
+    from hopkit.programs.registry import check_knobs, get_method
     from hopkit.reader.loading import open_reader
 
     try:
@@ -279,7 +282,8 @@ def cmd_optimize(args: argparse.Namespace) -> None:
     method = get_method(args.method)
     metric = get_metric(args.metric)
     params = [p.strip() for p in args.params.split(",")] if args.params else None
-    search_space(args.method, params, parse_knobs(args.set))  # bad knob names fail here, before anything loads
+    fixed = check_knobs(args.method, parse_knobs(args.set))  # bad knobs fail here, before anything loads
+    search_space(args.method, params, fixed)
     objectives = ["metric"]
     if args.objectives:
         names = [n.strip() for n in args.objectives.split(",") if n.strip()]
@@ -300,7 +304,7 @@ def cmd_optimize(args: argparse.Namespace) -> None:
         method=args.method, metric=metric, train=train, dev=dev.examples[: args.n_dev], dev_name=dev.name,
         folder=folder, storage=storage, study_name=study, trials=args.trials, demos=args.demos,
         demo_threshold=args.demo_threshold,
-        objectives=objectives, fixed=parse_knobs(args.set),
+        objectives=objectives, fixed=fixed, profile=args.profile,
         params=params, train_n=args.n_train,
         test=test.examples[: args.n_test] if test else (), seed=args.seed, threads=args.threads,
         slices=args.slices, prune_startup=args.prune_startup, progress=not args.quiet)
@@ -310,11 +314,11 @@ def cmd_optimize(args: argparse.Namespace) -> None:
         raise InputError(str(error)) from None
     before = f"{result.default_value:.4f}" if result.default_value is not None else "n/a"
     print(f"trials: {result.trials} ({result.settings} distinct settings); "
-          f"{args.metric} on dev: paper defaults {before} -> best {result.best_value:.4f}")
+          f"{args.metric} on dev: trial 0 ({args.profile} profile) {before} -> best {result.best_value:.4f}")
     print(f"best knobs: {result.knobs}")
     if result.test_scores:
         default = result.test_default_scores.get(args.metric)
-        print(f"{args.metric} on test: paper defaults {'n/a' if default is None else f'{default:.4f}'} -> "
+        print(f"{args.metric} on test: trial 0 ({args.profile} profile) {'n/a' if default is None else f'{default:.4f}'} -> "
               f"best {result.test_scores[args.metric]:.4f}")
     calls = ", ".join(f"{where} {value:.2f}" for where, value in result.calls_per_question.items())
     print(f"LM calls per question: {calls}")

@@ -11,7 +11,7 @@ import dspy
 from hopkit.data.examples import Dataset
 from hopkit.data.registry import load_dataset_spec
 from hopkit.errors import InputError
-from hopkit.knobs import parse_knobs  # noqa: F401 (the CLI's --set parser)
+from hopkit.knobs import PROFILES, parse_knobs  # noqa: F401 (the CLI's --set parser)
 from hopkit.lm.factory import DEFAULT_LM, LMSpec, check_reachable, make_lm
 from hopkit.paths import index_dir
 from hopkit.retrieval.loading import open_retriever
@@ -26,6 +26,13 @@ def add_lm_flags(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--no-cache", action="store_true", help="do not reuse cached LM answers")
     parser.add_argument("--lm-timeout", type=float, default=120.0,
                         help="seconds an LM server may take for one call before the call fails (recorded, retried on rerun)")
+
+
+def add_profile_flag(parser: argparse.ArgumentParser, default: str = "hopkit",
+                     text: str = "every knob not set with --set") -> None:
+    parser.add_argument("--profile", default=default, choices=list(PROFILES),
+                        help=f"paper: the paper's algorithm and values, every hopkit addition off; hopkit: hopkit's "
+                             f"defaults. Decides {text} (default: %(default)s)")
 
 
 def add_retrieval_flags(parser: argparse.ArgumentParser) -> None:
@@ -77,3 +84,24 @@ def load_dataset(spec: str) -> Dataset:
 
 def slug(text: str) -> str:
     return re.sub(r"[^A-Za-z0-9_.-]+", "-", text).strip("-")
+
+
+def add_question_flags(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--n", type=int, default=None, help="the first n questions")
+    parser.add_argument("--questions", default=None, metavar="A-B",
+                        help="questions A to B of the dataset, counted from 1, both included (e.g. 51-80: a half "
+                             "never read while designing); with --n, the first n of them")
+
+
+def pick_questions(examples: list, n: int | None, questions: str | None) -> list:
+    """The questions a run answers: ``--questions A-B`` (1-based, inclusive), then the first ``--n``."""
+    if n is not None and n < 1:
+        raise InputError("--n must be at least 1")
+    if questions:
+        first, sep, last = questions.partition("-")
+        if not sep or not first.strip().isdigit() or not last.strip().isdigit() or not 1 <= int(first) <= int(last):
+            raise InputError(f"--questions expects A-B with 1 <= A <= B (e.g. 51-80), got {questions!r}")
+        if int(first) > len(examples):
+            raise InputError(f"--questions {questions}: the dataset has {len(examples)} questions")
+        examples = examples[int(first) - 1:int(last)]
+    return examples[:n] if n else list(examples)

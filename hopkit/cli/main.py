@@ -11,7 +11,7 @@ from hopkit.cli.environment import apply_defaults
 
 def build_parser() -> argparse.ArgumentParser:
     from hopkit.cli import commands
-    from hopkit.cli.components import add_lm_flags, add_retrieval_flags
+    from hopkit.cli.components import add_lm_flags, add_profile_flag, add_question_flags, add_retrieval_flags
 
     parser = argparse.ArgumentParser(prog="hopkit", description="Multi-hop retrieval-augmented reasoning with DSPy.")
     verbs = parser.add_subparsers(dest="verb", required=True)
@@ -55,9 +55,10 @@ def build_parser() -> argparse.ArgumentParser:
     add_retrieval_flags(bench)
     bench.set_defaults(run=commands.cmd_eval_retrieval)
 
-    from hopkit.cli import ablate, calibrate
+    from hopkit.cli import ablate, calibrate, knobs
 
     ablate.add_parser(verbs)
+    knobs.add_parser(verbs)
     calibrate.add_parser(verbs)
 
     scale = verbs.add_parser("bench-retrieval", help="retrieval as the corpus grows: build time, size, memory, "
@@ -112,6 +113,7 @@ def build_parser() -> argparse.ArgumentParser:
     demo.add_argument("--method", default="oner")
     demo.add_argument("--ask", type=int, default=2, help="questions answered with their citations")
     demo.add_argument("--n", type=int, default=10, help="questions in the eval table")
+    add_profile_flag(demo)
     add_lm_flags(demo)
     demo.set_defaults(run=commands.cmd_demo)
 
@@ -122,7 +124,7 @@ def build_parser() -> argparse.ArgumentParser:
             verb.add_argument("question")
             verb.add_argument("--show-trace", action="store_true")
         else:
-            verb.add_argument("--n", type=int, default=None, help="first n questions")
+            add_question_flags(verb)
             verb.add_argument("--threads", type=int, default=1)
             verb.add_argument("--metrics", default=None, help="comma-separated (default: the task's metrics)")
             verb.add_argument("--out", type=Path, default=None, help="JSONL of rows (resumed if it exists)")
@@ -134,7 +136,9 @@ def build_parser() -> argparse.ArgumentParser:
         verb.add_argument("--dataset", default="bundled:dev")
         verb.add_argument("--task", default=None, help="multihop-qa | yes-no | fact-check | slot-filling | long-form "
                                                        "(default: the dataset's)")
-        verb.add_argument("--set", action="append", default=[], metavar="KNOB=VALUE", help="override a knob")
+        verb.add_argument("--set", action="append", default=[], metavar="KNOB=VALUE",
+                          help="set a knob over the profile's value (hopkit knobs METHOD lists them)")
+        add_profile_flag(verb)
         add_lm_flags(verb)
         add_retrieval_flags(verb)
         verb.set_defaults(run=run)
@@ -165,6 +169,7 @@ def build_parser() -> argparse.ArgumentParser:
     opt.add_argument("--prune-startup", type=int, default=3,
                      help="finished trials before the median pruner may stop a trial")
     opt.add_argument("--set", action="append", default=[], metavar="KNOB=VALUE", help="fix a knob (not tuned)")
+    add_profile_flag(opt, default="paper", text="the knobs not tuned, and trial 0's values of those tuned")
     opt.add_argument("--quiet", action="store_true")
     add_lm_flags(opt)
     add_retrieval_flags(opt)

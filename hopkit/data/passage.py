@@ -21,7 +21,7 @@ class Passage:
     def as_context(self, max_words: int | None = None) -> str:
         """Title plus text in the Wikipedia style the papers' prompts use."""
         text = self.text
-        if max_words is not None:
+        if max_words:  # None or 0: the whole paragraph
             words = text.split()
             if len(words) > max_words:
                 text = " ".join(words[:max_words]) + " ..."

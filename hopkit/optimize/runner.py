@@ -27,7 +27,7 @@ from hopkit.optimize.demos_store import load_or_compile, state_fingerprint
 from hopkit.optimize.objective import COST_OBJECTIVES, Objective
 from hopkit.optimize.plots import save_plots
 from hopkit.optimize.saved import save_program, split_hash
-from hopkit.optimize.search_space import paper_defaults, search_space
+from hopkit.optimize.search_space import profile_defaults, search_space
 from hopkit.optimize.study import enqueue_paper_defaults, open_study, paper_default_trial, run_trials
 from hopkit.programs.registry import build_program
 from hopkit.reader.protocol import Reader
@@ -46,6 +46,7 @@ class OptimizeRequest:
     study_name: str
     trials: int
     demos: str = "bootstrap"
+    profile: str = "paper"  # knobs not searched, and trial 0's values of those searched
     demo_threshold: float = 1.0  # metric score a training trace needs to become a demonstration
     objectives: Sequence[str] = ("metric",)
     fixed: dict[str, Any] = field(default_factory=dict)
@@ -86,10 +87,11 @@ def optimize(request: OptimizeRequest, retriever: Retriever | None, reader: Read
     check_budget(request.trials, request.demos, request.demo_threshold)
     start = time.perf_counter()
     space = search_space(request.method, request.params, request.fixed, compiled_demos=request.demos != "none")
-    defaults = paper_defaults(space)
+    defaults = profile_defaults(space, request.profile, reader)
 
     def base(knobs: dict[str, Any]) -> dspy.Module:
-        return build_program(request.method, retriever, reader, request.train, **{**request.fixed, **knobs})
+        return build_program(request.method, retriever, reader, request.train, profile=request.profile,
+                             **{**request.fixed, **knobs})
 
     papers_program = base(defaults)
     train_examples = unseen_by_demos(request.train.examples, papers_program, request.train_n) if request.train else []

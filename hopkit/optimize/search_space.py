@@ -13,7 +13,7 @@ from typing import Any
 import optuna
 
 from hopkit.errors import InputError
-from hopkit.knobs import KNOBS, Knob
+from hopkit.knobs import KNOBS, Knob, check_names
 from hopkit.programs.registry import get_method
 
 
@@ -29,9 +29,8 @@ def search_space(method: str, only: Iterable[str] | None = None, fixed: dict[str
     if not declared:
         raise InputError(f"method {method!r} declares no knobs to tune")
     wanted = list(only) if only else list(declared)
-    unknown = [name for name in wanted if name not in declared]
-    if unknown:
-        raise InputError(f"method {method!r} has no knob {', '.join(unknown)}; its knobs: {', '.join(declared)}")
+    check_names(group or "", wanted, owner=method)
+    check_names(group or "", list(fixed or {}), owner=method)
     inert = [name for name in wanted if compiled_demos and declared[name].builds_demos]
     if only and inert:
         raise InputError(f"{', '.join(inert)} only shape the demonstrations built from train, which compiled "
@@ -49,9 +48,16 @@ def suggest(trial: optuna.trial.BaseTrial, space: dict[str, Knob]) -> dict[str, 
             values[name] = trial.suggest_int(name, int(knob.low), int(knob.high), step=int(knob.step or 1))
         else:
             values[name] = trial.suggest_float(name, float(knob.low), float(knob.high))
+        values[name] = knob.check(values[name])  # a replayed (FixedTrial) value is checked as a user's is
     return values
 
 
-def paper_defaults(space: dict[str, Knob]) -> dict[str, Any]:
-    """The papers' settings, enqueued as trial 0 of every study."""
-    return {name: knob.default for name, knob in space.items()}
+def profile_defaults(space: dict[str, Knob], profile: str = "paper", reader: Any = None) -> dict[str, Any]:
+    """Trial 0 of every study: the profile's value of each searched knob (``paper``: the papers' settings).
+    theta left to the reader (None) is the reader's calibrated value, as a program with that reader uses."""
+    values = {name: knob.value_in(profile) for name, knob in space.items()}
+    if "theta" in values and values["theta"] is None:
+        from hopkit.programs.searchain.program import default_theta
+
+        values["theta"] = default_theta(reader)
+    return values

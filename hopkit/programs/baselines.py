@@ -6,10 +6,12 @@ from typing import Literal
 
 import dspy
 
-from hopkit.knobs import PARAGRAPH_WORDS, knob
+from hopkit.additions.answer_as_asked import with_answer_as_asked
+from hopkit.additions.answer_steps import AnswerSteps
+from hopkit.knobs import resolve
+from hopkit.programs.documented import documented
+from hopkit.knobs.knob import Profile
 from hopkit.programs.prediction import hop_prediction
-from hopkit.programs.option_check import option_check_if
-from hopkit.programs.yes_no_check import yes_no_check_if
 from hopkit.retrieval.protocol import Retriever
 from hopkit.signatures import ClosedBookAnswer, ContextAnswer
 
@@ -39,33 +41,34 @@ class NoR(dspy.Module):
 
 
 class OneR(dspy.Module):
-    """Retrieve ``k`` paragraphs with the question as the query, then answer from them."""
+    """Retrieve ``k`` paragraphs with the question as the query, then answer from them (IRCoT's OneR)."""
 
-    def __init__(self, retriever: Retriever, k: int = knob("oner", "k").default, reasoning: Reasoning = "direct",
-                 max_words: int = PARAGRAPH_WORDS,
-                 yes_no_check: bool = knob("oner", "yes_no_check").default,
-                 option_check: bool = knob("oner", "option_check").default) -> None:
+    def __init__(self, retriever: Retriever, k: int | None = None, reasoning: Reasoning = "direct",
+                 paragraph_words: int | None = None, answer_as_asked: bool | None = None,
+                 yes_no_check: bool | None = None, restatement: bool | None = None,
+                 option_check: bool | None = None, profile: Profile = "hopkit") -> None:
         super().__init__()
-        self.retriever = retriever
-        self.k = knob("oner", "k").check(k)
-        self.yes_no_check = yes_no_check_if(yes_no_check)
-        self.option_check = option_check_if(option_check)
+        knobs = resolve("oner", profile, dict(k=k, paragraph_words=paragraph_words, answer_as_asked=answer_as_asked,
+                                              yes_no_check=yes_no_check, restatement=restatement,
+                                              option_check=option_check), owner="OneR")
+        self.retriever, self.profile, self.knobs = retriever, profile, knobs
+        self.k, self.max_words = knobs["k"], knobs["paragraph_words"]
         self.reasoning = reasoning
-        self.max_words = max_words
-        self.answer = _answer_step(ContextAnswer, reasoning)
+        self.answer = _answer_step(with_answer_as_asked(ContextAnswer, knobs["answer_as_asked"]), reasoning)
+        self.answer_steps = AnswerSteps.from_knobs(knobs)
 
     def forward(self, question: str) -> dspy.Prediction:
         passages = self.retriever.retrieve(question, self.k)
         context = [p.as_context(self.max_words) for p in passages]
         out = self.answer(context=context, question=question)
-        answer, checked = out.answer or "", None
-        if self.yes_no_check is not None:
-            answer, checked = self.yes_no_check(question, answer, getattr(out, "reasoning", None) or "", context)
-        picked = None
-        if self.option_check is not None:
-            answer, picked = self.option_check(question, answer, getattr(out, "reasoning", None) or "", context)
+        answer, steps = self.answer_steps(question, out.answer or "", getattr(out, "reasoning", None) or "", context)
         pids = [p.pid for p in passages]
-        trace = {"method": "oner", "reasoning": self.reasoning, "query": question,
+        trace = {"method": "oner", "profile": self.profile, "reasoning": self.reasoning, "query": question,
                  "retrieved": [{"pid": p.pid, "title": p.title, "score": p.score} for p in passages],
-                 "thought": getattr(out, "reasoning", None), "yes_no_check": checked, "option_check": picked}
+                 "thought": getattr(out, "reasoning", None), "answer_before_steps": out.answer or "",
+                 "yes_no_check": steps.get("yes_no_check"), "option_check": steps.get("option_check")}
         return hop_prediction(answer, citations=pids, retrieved=pids, trace=trace)
+
+
+documented(NoR, None)
+documented(OneR, "oner")

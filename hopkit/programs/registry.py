@@ -9,15 +9,13 @@ from typing import Any
 import dspy
 
 from hopkit.errors import InputError, UnknownNameError
-from hopkit.knobs import KNOBS
+from hopkit.knobs import check_profile, check_values
+from hopkit.knobs.knob import Profile
 from hopkit.data.examples import Dataset
 from hopkit.programs.baselines import NoR, OneR
 from hopkit.programs.ircot import IRCoT
-from hopkit.programs.ircot.demonstrations import build_demos
 from hopkit.programs.searchain import SearChain
 from hopkit.programs.tree_of_reviews import TreeOfReviews
-from hopkit.programs.tree_of_reviews.demonstrations import build_review_demos
-from hopkit.programs.searchain.demonstrations import build_chain_demos
 from hopkit.reader.protocol import Reader
 from hopkit.retrieval.protocol import Retriever
 
@@ -36,9 +34,9 @@ class Method:
 METHODS: dict[str, Method] = {
     m.name: m
     for m in [
-        Method("nor", "no retrieval, direct answer", None, False, lambda r, rd, t, **kw: NoR("direct", **kw)),
+        Method("nor", "no retrieval, direct answer", None, False, lambda r, rd, t, profile="hopkit": NoR("direct")),
         Method("nor-cot", "no retrieval, chain-of-thought answer", None, False,
-               lambda r, rd, t, **kw: NoR("cot", **kw)),
+               lambda r, rd, t, profile="hopkit": NoR("cot")),
         Method("oner", "one retrieval with the question, direct answer", "oner", True,
                lambda r, rd, t, **kw: OneR(r, reasoning="direct", **kw)),
         Method("oner-cot", "one retrieval with the question, chain-of-thought answer", "oner", True,
@@ -65,21 +63,16 @@ METHODS: dict[str, Method] = {
 }
 
 
-def _ircot(retriever: Retriever, train: Dataset | None, m_distractors: int = 2, balance_openings: bool = True,
-           **knobs: Any) -> IRCoT:
-    demos = (build_demos(train.examples, train.corpus, m_distractors=m_distractors, balance_openings=balance_openings)
-             if train else None)
-    return IRCoT(retriever, demos=demos, **knobs)
+def _ircot(retriever: Retriever, train: Dataset | None, **knobs: Any) -> IRCoT:
+    return IRCoT(retriever, train=train, **knobs)
 
 
 def _searchain(retriever: Retriever | None, reader: Reader | None, train: Dataset | None, **knobs: Any) -> SearChain:
-    demos = build_chain_demos(train.examples, train.corpus) if train else None
-    return SearChain(retriever, reader, demos=demos, **knobs)
+    return SearChain(retriever, reader, train=train, **knobs)
 
 
 def _tor(retriever: Retriever, train: Dataset | None, **knobs: Any) -> TreeOfReviews:
-    demos = build_review_demos(train.examples, train.corpus) if train else None
-    return TreeOfReviews(retriever, demos=demos, **knobs)
+    return TreeOfReviews(retriever, train=train, **knobs)
 
 
 def get_method(name: str) -> Method:
@@ -89,24 +82,22 @@ def get_method(name: str) -> Method:
 
 
 def build_program(name: str, retriever: Retriever | None = None, reader: Reader | None = None,
-                  train: Dataset | None = None, **knobs: Any) -> dspy.Module:
-    """The named method over the given retriever and reader, with knob overrides validated.
+                  train: Dataset | None = None, profile: Profile = "hopkit", **knobs: Any) -> dspy.Module:
+    """The named method over the given retriever and reader: the profile's knobs (``paper``: the paper's
+    settings, every addition off; ``hopkit``: hopkit's defaults) with the given ones on top, validated.
 
     ``train`` (examples and their corpus) supplies in-context demonstrations to methods that use them.
     """
     method = get_method(name)
+    check_profile(profile)
     checked = check_knobs(name, knobs)
     if method.needs_retriever and retriever is None:
         raise InputError(f"method {name!r} needs a retriever")
     if method.needs_reader and reader is None:
         raise InputError(f"method {name!r} needs a reader")
-    return method.build(retriever, reader, train, **checked)
+    return method.build(retriever, reader, train, profile=profile, **checked)
 
 
 def check_knobs(name: str, knobs: dict[str, Any]) -> dict[str, Any]:
-    """The knob overrides, each checked against the method's declared knobs (name, range, choices)."""
-    declared = KNOBS.get(get_method(name).knob_group or "", {})
-    unknown = sorted(set(knobs) - set(declared))
-    if unknown:
-        raise InputError(f"method {name!r} has no knob {', '.join(unknown)}; its knobs: {', '.join(declared) or 'none'}")
-    return {k: declared[k].check(v) for k, v in knobs.items()}
+    """The knob overrides, each checked against the method's declared knobs (name, type, range, choices)."""
+    return check_values(get_method(name).knob_group or "", knobs, owner=name)

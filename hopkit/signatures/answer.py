@@ -16,9 +16,7 @@ class ClosedBookAnswer(dspy.Signature):
 class ContextAnswer(dspy.Signature):
     """Answer the question using the paragraphs. The question may need facts from two or
     more paragraphs chained together: find the entity the first fact leads to, then look it
-    up in another paragraph. Reply with the answer alone: a name, a place, a year, or yes/no.
-    Answer the question as asked: yes or no when it asks yes or no, and one of the named options
-    when it asks which of them."""
+    up in another paragraph. Reply with the answer alone: a name, a place, a year, or yes/no."""
 
     context: list[str] = dspy.InputField(desc="retrieved paragraphs, each starting with its title")
     question: str = dspy.InputField()

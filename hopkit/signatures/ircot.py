@@ -27,8 +27,7 @@ class ContinueReasoning(dspy.Signature):
 class ChainAnswer(dspy.Signature):
     """Answer the multi-hop question from the paragraphs. First reason step by step, one fact from
     the paragraphs per sentence, then give the answer alone: a short phrase (a name, a place, a
-    date, a number, or yes/no), copied from the paragraphs where possible. Answer the question as
-    asked: yes or no when it asks yes or no, and one of the named options when it asks which of them."""
+    date, a number, or yes/no), copied from the paragraphs where possible."""
 
     context: list[str] = dspy.InputField(desc="retrieved paragraphs, each starting with its title")
     question: str = dspy.InputField()

@@ -13,14 +13,18 @@ import dspy
 from dspy.utils.exceptions import AdapterParseError
 
 from hopkit.data.passage import Passage
-from hopkit.knobs import PARAGRAPH_WORDS, knob
+from hopkit.additions.answer_as_asked import with_answer_as_asked
+from hopkit.additions.answer_steps import AnswerSteps, called
+from hopkit.data.examples import Dataset
+from hopkit.errors import InputError
+from hopkit.knobs import resolve
+from hopkit.programs.documented import documented
+from hopkit.knobs.knob import Profile
 from hopkit.lm.usage import current_usage
-from hopkit.programs.ircot.demonstrations import DemoSet
+from hopkit.programs.ircot.demonstrations import DemoSet, build_demos
 from hopkit.programs.ircot.sentences import extract_answer, first_new_sentence, repeats, says_answer, split_sentences
 from hopkit.programs.own_example import without_own_example
 from hopkit.programs.prediction import hop_prediction
-from hopkit.programs.option_check import option_check_if
-from hopkit.programs.yes_no_check import called, yes_no_check_if
 from hopkit.retrieval.protocol import Retriever
 from hopkit.signatures import ContextAnswer
 from hopkit.signatures.ircot import ChainAnswer, ContinueReasoning
@@ -63,32 +67,41 @@ def _delta(before: tuple[int, int, int]) -> dict[str, int]:
 
 
 class IRCoT(dspy.Module):
-    """Knobs (declared in hopkit/knobs.py): k, cap, max_steps, answer_reader, m_distractors, balance_openings
-    (those two shape the demonstrations, built by the registry), stop_on_repeat, yes_no_check, option_check."""
+    """IRCoT (Trivedi et al., 2023): interleaved retrieval and chain-of-thought, then a separate reader.
 
-    def __init__(self, retriever: Retriever, k: int = knob("ircot", "k").default,
-                 cap: int = knob("ircot", "cap").default, max_steps: int = knob("ircot", "max_steps").default,
-                 answer_reader: ReaderMode = knob("ircot", "answer_reader").default,
-                 max_words: int = PARAGRAPH_WORDS,
-                 stop_on_repeat: bool = knob("ircot", "stop_on_repeat").default, demos: DemoSet | None = None,
-                 step_tokens: int = 160, yes_no_check: bool = knob("ircot", "yes_no_check").default,
-                 option_check: bool = knob("ircot", "option_check").default) -> None:
+    ``train`` (a dataset with chains, e.g. ``hopkit.load_dataset("bundled:train")``) builds in-context
+    demonstrations with ``m_distractors`` and ``balance_openings``, as ``hopkit eval`` does; ``demos`` passes
+    a built ``DemoSet`` instead. Neither: zero-shot."""
+
+    def __init__(self, retriever: Retriever, k: int | None = None, cap: int | None = None,
+                 max_steps: int | None = None, answer_reader: ReaderMode | None = None,
+                 m_distractors: int | None = None, balance_openings: bool | None = None,
+                 stop_on_repeat: bool | None = None, step_tokens: int | None = None,
+                 paragraph_words: int | None = None, answer_as_asked: bool | None = None,
+                 yes_no_check: bool | None = None, restatement: bool | None = None, option_check: bool | None = None,
+                 profile: Profile = "hopkit", train: Dataset | None = None, demos: DemoSet | None = None) -> None:
         super().__init__()
-        self.retriever = retriever
-        self.k = knob("ircot", "k").check(k)
-        self.cap = knob("ircot", "cap").check(cap)
-        self.max_steps = knob("ircot", "max_steps").check(max_steps)
-        # one step keeps one new sentence; a generation that copies paragraphs is cut here (the paper's step
-        # generates a single sentence), and what follows the first new sentence is never used
-        self.step_tokens = step_tokens
-        self.reader_mode = knob("ircot", "answer_reader").check(answer_reader)
-        self.max_words = max_words
-        self.stop_on_repeat = knob("ircot", "stop_on_repeat").check(bool(stop_on_repeat))
-        self.yes_no_check = yes_no_check_if(yes_no_check)
-        self.option_check = option_check_if(option_check)
+        knobs = resolve("ircot", profile, dict(
+            k=k, cap=cap, max_steps=max_steps, answer_reader=answer_reader, m_distractors=m_distractors,
+            balance_openings=balance_openings, stop_on_repeat=stop_on_repeat, step_tokens=step_tokens,
+            paragraph_words=paragraph_words, answer_as_asked=answer_as_asked, yes_no_check=yes_no_check,
+            restatement=restatement, option_check=option_check), owner="IRCoT")
+        if demos is not None and train is not None:
+            raise InputError("give IRCoT either train (demonstrations built from it) or demos (built ones), not both")
+        self.retriever, self.profile, self.knobs = retriever, profile, knobs
+        self.k, self.cap, self.max_steps = knobs["k"], knobs["cap"], knobs["max_steps"]
+        # one step keeps one new sentence; what follows the first new sentence is never used (0: no cap of ours)
+        self.step_tokens = knobs["step_tokens"]
+        self.reader_mode = knobs["answer_reader"]
+        self.max_words = knobs["paragraph_words"]
+        self.stop_on_repeat = knobs["stop_on_repeat"]
+        self.answer_steps = AnswerSteps.from_knobs(knobs)
         self.reason = dspy.Predict(ContinueReasoning)
-        self.read_cot = dspy.Predict(ChainAnswer)
-        self.read_direct = dspy.Predict(ContextAnswer)
+        self.read_cot = dspy.Predict(with_answer_as_asked(ChainAnswer, knobs["answer_as_asked"]))
+        self.read_direct = dspy.Predict(with_answer_as_asked(ContextAnswer, knobs["answer_as_asked"]))
+        if train is not None:
+            demos = build_demos(train.examples, train.corpus, m_distractors=knobs["m_distractors"],
+                                balance_openings=knobs["balance_openings"], max_words=self.max_words)
         if demos is not None:
             self.reason.demos, self.read_cot.demos, self.read_direct.demos = (
                 demos.reason, demos.cot_reader, demos.direct_reader)
@@ -110,7 +123,7 @@ class IRCoT(dspy.Module):
             before = _usage_now()
             try:
                 raw = self.reason(context=collection.formatted, question=question,
-                                  reasoning_so_far=" ".join(sentences), config={"max_tokens": self.step_tokens},
+                                  reasoning_so_far=" ".join(sentences), config=self._step_config(),
                                   **without_own_example(self.reason, question)).continuation
             except AdapterParseError as error:  # counted; the paragraphs collected so far go to the reader
                 steps.append({"step": step, "sentence": None, "parse_error": str(error)[:300], "cost": _delta(before)})
@@ -144,27 +157,25 @@ class IRCoT(dspy.Module):
             answer, said = extract_answer(" ".join(sentences))
             answer = answer if said else ""
             reader_trace = {"mode": self.reader_mode, "parse_error": str(error)[:300], "parsed": False}
-        if self.yes_no_check is not None and self.reader_mode != "none":
-            before = _usage_now()
-            reasoning = (reader_trace.get("generation") or "") if self.reader_mode == "cot" else ""
-            answer, checked = self.yes_no_check(question, answer, reasoning, collection.formatted)
-            if checked is not None:
-                reader_trace["yes_no_check"] = {**checked, "cost": _delta(before)}
-        if self.option_check is not None and self.reader_mode != "none":
-            before = _usage_now()
-            reasoning = (reader_trace.get("generation") or "") if self.reader_mode == "cot" else ""
-            answer, picked = self.option_check(question, answer, reasoning, collection.formatted)
-            if picked is not None:
-                reader_trace["option_check"] = {**picked, "cost": _delta(before)}
+        # the additions act on the reader's answer, and on the chain's own with no reader (so "w/o reader"
+        # differs from IRCoT in the reader alone)
+        reasoning = " ".join(sentences) if self.reader_mode == "none" else (
+            (reader_trace.get("generation") or "") if self.reader_mode == "cot" else "")
+        reader_trace["answer_before_steps"] = answer
+        answer, records = self.answer_steps(question, answer, reasoning, collection.formatted)
+        reader_trace.update(records)
         stats = {"sentences": len(sentences), "reason_parse_failures": int(stop == "reason_parse_failure"),
                  "reader_parse_failures": int("parse_error" in reader_trace),
-                 "yes_no_checks": called(reader_trace.get("yes_no_check")),
-                 "option_checks": called(reader_trace.get("option_check"))}
+                 "yes_no_checks": called(records.get("yes_no_check")),
+                 "option_checks": called(records.get("option_check"))}
         pids = [p.pid for p in collection.passages]
-        trace = {"method": "ircot", "k": self.k, "cap": self.cap, "max_steps": self.max_steps,
+        trace = {"method": "ircot", "profile": self.profile, "k": self.k, "cap": self.cap, "max_steps": self.max_steps,
                  "reader": self.reader_mode, "stop": stop, "steps": steps, "chain": sentences,
                  "reader_output": reader_trace, "stats": stats}
         return hop_prediction(answer, citations=pids, retrieved=pids, trace=trace)
+
+    def _step_config(self) -> dict:
+        return {"max_tokens": self.step_tokens} if self.step_tokens else {}
 
     def _read(self, question: str, collection: _Collection, sentences: list[str]) -> tuple[str, dict]:
         before = _usage_now()
@@ -183,3 +194,6 @@ class IRCoT(dspy.Module):
         answer = self.read_direct(context=collection.formatted, question=question,
                                   **without_own_example(self.read_direct, question)).answer or ""
         return answer, {"mode": "direct", "generation": answer, "parsed": True, "cost": _delta(before)}
+
+
+documented(IRCoT, "ircot")

@@ -32,9 +32,13 @@ from hopkit.data.passage import Passage
 from hopkit.knobs import knob
 from hopkit.programs.own_example import without_own_example
 from hopkit.programs.prediction import hop_prediction
-from hopkit.programs.short_form import ShortForm
-from hopkit.programs.option_check import option_check_if
-from hopkit.programs.yes_no_check import called, yes_no_check_if
+from hopkit.additions.answer_steps import AnswerSteps, called
+from hopkit.data.examples import Dataset
+from hopkit.errors import InputError
+from hopkit.knobs import resolve
+from hopkit.programs.documented import documented
+from hopkit.knobs.knob import Profile
+from hopkit.programs.searchain.demonstrations import build_chain_demos
 from hopkit.text.similarity import rouge_l
 from hopkit.text.normalize import normalize_answer
 from hopkit.programs.searchain import feedback
@@ -52,49 +56,52 @@ _SOURCE = {PASS: "lm", CORRECTED: "corrected", COMPLETED: "completed", UNSOLVED_
            UNANSWERED: "unsolved", FILLED: "completed"}
 _REFERENCE = re.compile(r"\[(\d+)\]")
 _NO_ANSWER = {"", "none", "null", "unknown", "n/a"}  # what a planner writes for "no final answer yet"
+PAPER_THETA = 0.82  # the paper's 1.5 on DPR's relevance logit, as a probability: sigmoid(1.5)
 RESTATES = 0.7  # ROUGE-L between a lone query and the question at or above which the query restates it
 
 
-def _k(name: str):
-    return knob("searchain", name)
-
-
 class SearChain(dspy.Module):
-    """Knobs (declared in hopkit/knobs.py): theta, alpha, r_max, k, dup_threshold, answer_form, answer_from,
-    duplicates, decompose_retry, no_answer, short_form, yes_no_check, option_check.
+    """SearChain (Xu et al., 2024): a Chain-of-Query verified and completed by IR over rounds, then traced.
 
-    Variants: ``use_ir=False`` (one chain, no IR), ``verify=False`` (no correction),
-    ``complete=False`` (unsolved nodes are not completed).
-    """
+    Variants: ``use_ir=False`` (one chain, no IR), ``verify=False`` (no correction), ``complete=False``
+    (unsolved nodes are not completed). ``train`` (a dataset with chains) builds the planner's
+    demonstrations, as ``hopkit eval`` does; ``demos`` passes built ones instead."""
 
     def __init__(self, retriever: Retriever | None, reader: Reader | None, theta: float | None = None,
-                 alpha: float = _k("alpha").default, r_max: int = _k("r_max").default, k: int = _k("k").default,
-                 dup_threshold: float = _k("dup_threshold").default,
-                 answer_form: AnswerForm = _k("answer_form").default, answer_from: str = _k("answer_from").default,
-                 duplicates: str = _k("duplicates").default, decompose_retry: bool = _k("decompose_retry").default,
-                 no_answer: str = _k("no_answer").default, short_form: bool = _k("short_form").default,
-                 yes_no_check: bool = _k("yes_no_check").default,
-                 option_check: bool = _k("option_check").default, use_ir: bool = True, verify: bool = True,
-                 complete: bool = True, max_words: int = 120, plan_tokens: int = 384, demos: list[dspy.Example] | None = None) -> None:
+                 alpha: float | None = None, r_max: int | None = None, k: int | None = None,
+                 dup_threshold: float | None = None, answer_form: AnswerForm | None = None,
+                 answer_from: str | None = None, duplicates: str | None = None, decompose_retry: bool | None = None,
+                 no_answer: str | None = None, short_form: bool | None = None, paragraph_words: int | None = None,
+                 yes_no_check: bool | None = None, restatement: bool | None = None, option_check: bool | None = None,
+                 profile: Profile = "hopkit", use_ir: bool = True, verify: bool = True, complete: bool = True,
+                 plan_tokens: int = 384, train: Dataset | None = None, demos: list[dspy.Example] | None = None) -> None:
         super().__init__()
+        knobs = resolve("searchain", profile, dict(
+            theta=theta, alpha=alpha, r_max=r_max, k=k, dup_threshold=dup_threshold, answer_form=answer_form,
+            answer_from=answer_from, duplicates=duplicates, decompose_retry=decompose_retry, no_answer=no_answer,
+            short_form=short_form, paragraph_words=paragraph_words, yes_no_check=yes_no_check,
+            restatement=restatement, option_check=option_check), owner="SearChain")
         if use_ir and (retriever is None or reader is None):
-            raise ValueError("SearChain with IR needs a retriever and a reader (use_ir=False runs without)")
-        self.retriever, self.reader = retriever, reader
-        self.theta = _k("theta").check(default_theta(reader) if theta is None else theta)
-        self.alpha = _k("alpha").check(alpha)
-        self.r_max, self.k = _k("r_max").check(r_max), _k("k").check(k)
-        self.dup_threshold = _k("dup_threshold").check(dup_threshold)
-        self.answer_form = _k("answer_form").check(answer_form)
-        self.answer_from, self.duplicates = _k("answer_from").check(answer_from), _k("duplicates").check(duplicates)
-        self.decompose_retry = _k("decompose_retry").check(decompose_retry)
-        self.no_answer = _k("no_answer").check(no_answer)
-        self.short_form = ShortForm() if _k("short_form").check(short_form) and self.answer_form == "short" else None
-        self.yes_no_check = yes_no_check_if(yes_no_check)
-        self.option_check = option_check_if(option_check)
+            raise InputError("SearChain with IR needs a retriever and a reader (use_ir=False runs without)")
+        if demos is not None and train is not None:
+            raise InputError("give SearChain either train (demonstrations built from it) or demos, not both")
+        self.retriever, self.reader, self.profile = retriever, reader, profile
+        # theta left unset: the reader's calibrated value stands in for the paper's DPR-tuned one (a knob's check)
+        knobs["theta"] = knob("searchain", "theta").check(
+            default_theta(reader) if knobs["theta"] is None else knobs["theta"])
+        self.knobs = knobs
+        self.theta, self.alpha, self.r_max, self.k = knobs["theta"], knobs["alpha"], knobs["r_max"], knobs["k"]
+        self.dup_threshold, self.answer_form = knobs["dup_threshold"], knobs["answer_form"]
+        self.answer_from, self.duplicates = knobs["answer_from"], knobs["duplicates"]
+        self.decompose_retry, self.no_answer = knobs["decompose_retry"], knobs["no_answer"]
+        self.answer_steps = AnswerSteps.from_knobs(
+            {**knobs, "short_form": knobs["short_form"] and self.answer_form == "short"})
         self.use_ir, self.verify, self.complete = use_ir, verify, complete
-        self.max_words, self.plan_tokens = max_words, plan_tokens
+        self.max_words, self.plan_tokens = knobs["paragraph_words"], plan_tokens
         self.plan = dspy.Predict(ChainOfQuery)
         self.trace_answer = dspy.Predict(TraceWithReferences)
+        if train is not None:
+            demos = build_chain_demos(train.examples, train.corpus)
         if demos:
             self.plan.demos = list(demos)
 
@@ -142,24 +149,18 @@ class SearChain(dspy.Module):
             answer, content, references = self._final(question, tree, path, final_answer)
             final = FinalAnswer(answer, content, references, [node.pid for node in path], "traced", answer)
         answer, content = final.answer, final.content
-        shortened = None
-        if self.short_form is not None:
-            answer, shortened = self.short_form(question, answer)
-        checked = None
-        if self.yes_no_check is not None:
-            answer, checked = self.yes_no_check(question, answer, content or "")
-        picked = None
-        if self.option_check is not None:
-            answer, picked = self.option_check(question, answer, content or "")
+        answer_before_steps = answer
+        answer, steps = self.answer_steps(question, answer, content or "")
+        shortened, checked, picked = steps.get("short_form"), steps.get("yes_no_check"), steps.get("option_check")
         citations = list(dict.fromkeys(pid for pid in final.cited if pid))
         sources = [_SOURCE.get(node.action, node.action) for node in path]
         trace = {
-            "method": "searchain", "variant": self.variant, "theta": self.theta, "alpha": self.alpha,
+            "method": "searchain", "profile": self.profile, "variant": self.variant, "theta": self.theta, "alpha": self.alpha,
             "r_max": self.r_max, "k": self.k, "answer_form": self.answer_form, "no_answer": self.no_answer,
             "finished": finished,
             "tree": tree.to_dict(), "path": [node.id for node in path], "final_content": content,
             "references": final.references, "answer_source": final.source, "traced_answer": final.traced,
-            "restated_chain": retried, "short_form": shortened, "yes_no_check": checked,
+            "restated_chain": retried, "answer_before_steps": answer_before_steps, "short_form": shortened, "yes_no_check": checked,
             "option_check": picked,
             "stats": {"rounds": len(tree.branches), "skc": len(final.references),
                       "unreadable_chains": sum(b.parse == "unreadable" for b in tree.branches),
@@ -312,7 +313,7 @@ def default_theta(reader: Reader | None) -> float:
     paper tuned theta for its DPR reader by the F1 of judging whether a passage answers; the same sweep on the LM
     reader's answerability confidence gives 0.4), else the knob's default, the paper's 0.82 on a probability scale."""
     calibrated = getattr(reader, "calibrated_theta", None)
-    return _k("theta").default if calibrated is None else calibrated
+    return PAPER_THETA if calibrated is None else calibrated
 
 
 def restates_question(chain: list[QueryNode], question: str) -> bool:
@@ -329,3 +330,6 @@ def _stated(final_answer: object) -> str:
 def _path_answer(node: TreeNode) -> str:
     """A corrected or completed node carries the reader's answer; a passed one the LM's (Algorithm 1's R)."""
     return node.reader_answer if node.action in (CORRECTED, COMPLETED, FILLED) else node.lm_answer
+
+
+documented(SearChain, "searchain")

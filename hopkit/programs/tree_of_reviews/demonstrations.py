@@ -4,7 +4,7 @@ The paper uses 3-shot prompts from each dataset's training split. Four distinct 
 a bridge question's first paragraph (relevant, one hop short: search with a query for the missing
 fact), a comparison question with both paragraphs (sufficient: accept, with the reasoning and the
 answer), a paragraph the bridge question does not need (reject), and the comparison question with
-only its first paragraph (relevant, one side short: search for the other side). The fourth is ours:
+only its first paragraph (relevant, one side short: search for the other side). The fourth is ours (knob ``extra_demo``; the paper's 3 shots without it):
 on the first 19 dev100 questions the 1.5B rejected 13 gold paragraphs of comparison questions as
 "not enough to answer", and accepted 22 single paragraphs of either-or questions. Plus a missing paragraph
 written for the bridge question and fusion demonstrations for each fusion mode. Examples with hop
@@ -33,8 +33,11 @@ class ReviewDemos:
     review_reasoned: list[dspy.Example] = field(default_factory=list)
     fusion: dict[str, list[dspy.Example]] = field(default_factory=dict)
 
-    def for_expansion(self, expansion: str) -> list[dspy.Example]:
-        return {"direct": self.review, "cot": self.review_step_by_step}.get(expansion, self.review_reasoned)
+    def for_expansion(self, expansion: str, mpc_review: str = "reasoning_first") -> list[dspy.Example]:
+        """The review demonstrations in the shape of the review prompt: MPC's plain review is Direct's."""
+        if expansion == "mpc":
+            return self.review_reasoned if mpc_review == "reasoning_first" else self.review
+        return {"direct": self.review, "cot": self.review_step_by_step}[expansion]
 
 
 @dataclass(frozen=True)
@@ -51,7 +54,9 @@ class _Case:
 
 
 def build_review_demos(train: Sequence[dspy.Example], corpus: Corpus, max_words: int = 80,
-                       write_query: dspy.Predict | None = None) -> ReviewDemos:
+                       write_query: dspy.Predict | None = None, extra_demo: bool = True) -> ReviewDemos:
+    """The review, missing-paragraph and fusion demonstrations; ``extra_demo`` (knob) adds the fourth review
+    (a comparison with one side only) to the paper's three shots."""
     writer = write_query if write_query is not None or any(getattr(e, "hop_queries", None) for e in train) \
         else query_writer()
     bridge = _pick(train, corpus, writer, comparison=False)
@@ -86,6 +91,8 @@ def build_review_demos(train: Sequence[dspy.Example], corpus: Corpus, max_words:
               f"{c_nodes[0].node.answer_text} Still missing, the other side: {c_nodes[1].node.query}",
               "Search for the other side."),
     ]
+    if not extra_demo:
+        cases = cases[:3]
     inputs = ("question", "paragraphs")
     review = [dspy.Example(question=c.question, paragraphs=c.paragraphs, relevant=c.relevant, sufficient=c.sufficient,
                            output=c.output, answer=c.answer).with_inputs(*inputs) for c in cases]

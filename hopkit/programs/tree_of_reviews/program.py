@@ -7,13 +7,11 @@ analysis join the evidence pool). Depth-first, until every path is accepted, rej
 maximum depth; then a reader fuses the pool. Sibling reviews run concurrently in bounded threads.
 
 Reviews: Direct expansion uses the paper's review without thoughts (Table 8), CoT expansion its
-step-by-step review (Table 7), and MPC, the default, a review that writes its reasoning path (or
-what is missing) before it judges, the step-2 thought of Table 7. Additions, each a knob:
-``check_accept`` (an accept whose answer its paragraphs do not hold, or an either-or accept without both
-options on its path, searches on) and ``check_reject`` (a reject of a paragraph titled with an either-or
-option searches on). A search always
-sends a real query: when a review gives none (or only the question), a query-writing step asks for
-the missing fact, and if that fails the node is not expanded.
+step-by-step review (Table 7), and MPC the review without thoughts with the missing-paragraph step (Table
+9) as the query. hopkit's additions, each a knob off in the ``paper`` profile: ``mpc_review=reasoning_first``
+(write the reasoning path before judging), ``query_fallback`` (a search with no real query gets a query-writing
+call), ``budget`` (at most this many LM calls), ``extra_demo`` (a fourth review demonstration), and the
+checks of hopkit/additions/ (``check_accept``, ``check_reject``, and the answer steps).
 """
 
 from __future__ import annotations
@@ -27,68 +25,85 @@ import dspy
 from dspy.utils.exceptions import AdapterParseError
 
 from hopkit.data.passage import Passage
-from hopkit.knobs import knob
 from hopkit.programs.prediction import hop_prediction
-from hopkit.programs.option_check import option_check_if
-from hopkit.programs.yes_no_check import called, yes_no_check_if
-from hopkit.programs.tree_of_reviews.demonstrations import ReviewDemos
+from hopkit.additions.answer_steps import AnswerSteps, called
+from hopkit.additions.review_checks import names_an_option, supported
+from hopkit.data.examples import Dataset
+from hopkit.errors import InputError
+from hopkit.knobs import resolve
+from hopkit.programs.documented import documented
+from hopkit.knobs.knob import Profile
+from hopkit.programs.tree_of_reviews.demonstrations import ReviewDemos, build_review_demos
 from hopkit.data.sentences import first_sentence
 from hopkit.text.normalize import normalize_answer
 from hopkit.programs.own_example import without_own_example
 from hopkit.programs.tree_of_reviews.fusion import EvidenceFusion, Fusion, rank_by_response
 from hopkit.programs.tree_of_reviews.review import ACCEPT, REJECT, SEARCH, Review, review
-from hopkit.programs.tree_of_reviews.support import names_an_option, supported
 from hopkit.programs.tree_of_reviews.tree import (PRUNED_REPETITIVE, SKIPPED_BUDGET, Evidence, ReviewNode,
                                                   SearchState)
 from hopkit.retrieval.protocol import Retriever
 from hopkit.signatures.tree_of_reviews import (CompleteMissingParagraph, ReviewParagraphs, ReviewParagraphsReasoned,
                                                ReviewParagraphsStepByStep, WriteSearchQuery)
 
-_REVIEWS = {"direct": ReviewParagraphs, "cot": ReviewParagraphsStepByStep, "mpc": ReviewParagraphsReasoned}
+_REVIEWS = {"direct": ReviewParagraphs, "cot": ReviewParagraphsStepByStep}
 
 Expansion = Literal["direct", "cot", "mpc"]
 
 
-def _k(name: str):
-    return knob("tor", name)
+def _review_signature(expansion: str, mpc_review: str) -> type[dspy.Signature]:
+    """Direct: the paper's review without thoughts (Table 8); CoT: its step-by-step review (Table 7); MPC: the
+    paper pairs the missing-paragraph step (Table 9) with the review without thoughts (``mpc_review=plain``);
+    hopkit's default reviews reasoning first (``reasoning_first``)."""
+    if expansion == "mpc":
+        return ReviewParagraphsReasoned if mpc_review == "reasoning_first" else ReviewParagraphs
+    return _REVIEWS[expansion]
 
 
 class TreeOfReviews(dspy.Module):
-    """Knobs (declared in hopkit/knobs.py): depth, width_1..width_4, expansion, fusion, relevance_pruning,
-    repetitive_pruning, budget, check_accept, check_reject, rerank, mpc_query. ``single_path=True`` is CoR:
-    one path that accumulates every paragraph."""
+    """Tree of Reviews (Li et al., 2024). ``single_path=True`` is CoR: one path that accumulates every
+    paragraph. ``train`` (a dataset with chains) builds the review, expansion and fusion demonstrations, as
+    ``hopkit eval`` does; ``demos`` passes built ones instead."""
 
-    def __init__(self, retriever: Retriever, depth: int = _k("depth").default, width_1: int = _k("width_1").default,
-                 width_2: int = _k("width_2").default, width_3: int = _k("width_3").default,
-                 width_4: int = _k("width_4").default, expansion: Expansion = _k("expansion").default,
-                 fusion: Fusion = _k("fusion").default, relevance_pruning: bool = _k("relevance_pruning").default,
-                 repetitive_pruning: bool = _k("repetitive_pruning").default, budget: int = _k("budget").default,
-                 check_accept: bool = _k("check_accept").default,
-                 check_reject: bool = _k("check_reject").default, rerank: str = _k("rerank").default,
-                 mpc_query: str = _k("mpc_query").default, yes_no_check: bool = _k("yes_no_check").default,
-                 option_check: bool = _k("option_check").default,
-                 single_path: bool = False, threads: int = 4, max_words: int = 80, keep: int = 15,
+    def __init__(self, retriever: Retriever, depth: int | None = None, width_1: int | None = None,
+                 width_2: int | None = None, width_3: int | None = None, width_4: int | None = None,
+                 expansion: Expansion | None = None, mpc_review: str | None = None, fusion: Fusion | None = None,
+                 relevance_pruning: bool | None = None, repetitive_pruning: bool | None = None,
+                 budget: int | None = None, query_fallback: bool | None = None, extra_demo: bool | None = None,
+                 check_accept: bool | None = None, check_reject: bool | None = None, rerank: str | None = None,
+                 mpc_query: str | None = None, paragraph_words: int | None = None, yes_no_check: bool | None = None,
+                 restatement: bool | None = None, option_check: bool | None = None, profile: Profile = "hopkit",
+                 single_path: bool = False, threads: int = 4, keep: int = 15, train: Dataset | None = None,
                  demos: ReviewDemos | None = None) -> None:
         super().__init__()
-        self.retriever = retriever
-        self.depth = _k("depth").check(depth)
-        self.widths = [_k(f"width_{i}").check(w) for i, w in enumerate((width_1, width_2, width_3, width_4), start=1)]
-        self.expansion, self.fusion_mode = _k("expansion").check(expansion), _k("fusion").check(fusion)
-        self.relevance_pruning = _k("relevance_pruning").check(bool(relevance_pruning))
-        self.repetitive_pruning = _k("repetitive_pruning").check(bool(repetitive_pruning))
-        self.budget = _k("budget").check(budget)
-        self.check_accept = _k("check_accept").check(bool(check_accept))
-        self.check_reject = _k("check_reject").check(bool(check_reject))
-        self.rerank, self.mpc_query = _k("rerank").check(rerank), _k("mpc_query").check(mpc_query)
-        self.yes_no_check = yes_no_check_if(yes_no_check)
-        self.option_check = option_check_if(option_check)
+        knobs = resolve("tor", profile, dict(
+            depth=depth, width_1=width_1, width_2=width_2, width_3=width_3, width_4=width_4, expansion=expansion,
+            mpc_review=mpc_review, fusion=fusion, relevance_pruning=relevance_pruning,
+            repetitive_pruning=repetitive_pruning, budget=budget, query_fallback=query_fallback,
+            extra_demo=extra_demo, check_accept=check_accept, check_reject=check_reject, rerank=rerank,
+            mpc_query=mpc_query, paragraph_words=paragraph_words, yes_no_check=yes_no_check,
+            restatement=restatement, option_check=option_check), owner="CoR" if single_path else "TreeOfReviews")
+        if demos is not None and train is not None:
+            raise InputError("give Tree of Reviews either train (demonstrations built from it) or demos, not both")
+        self.retriever, self.profile, self.knobs = retriever, profile, knobs
+        self.depth = knobs["depth"]
+        self.widths = [knobs[f"width_{i}"] for i in range(1, 5)]
+        self.expansion, self.fusion_mode, self.mpc_review = knobs["expansion"], knobs["fusion"], knobs["mpc_review"]
+        self.relevance_pruning, self.repetitive_pruning = knobs["relevance_pruning"], knobs["repetitive_pruning"]
+        self.budget, self.query_fallback = knobs["budget"], knobs["query_fallback"]
+        self.check_accept, self.check_reject = knobs["check_accept"], knobs["check_reject"]
+        self.rerank, self.mpc_query = knobs["rerank"], knobs["mpc_query"]
+        self.answer_steps = AnswerSteps.from_knobs(knobs)
+        max_words = knobs["paragraph_words"]
         self.single_path, self.threads, self.max_words, self.keep = single_path, max(1, threads), max_words, keep
-        self.review_step = dspy.Predict(_REVIEWS[self.expansion])
+        self.review_step = dspy.Predict(_review_signature(self.expansion, self.mpc_review))
         self.complete_missing = dspy.Predict(CompleteMissingParagraph)
         self.write_query = dspy.Predict(WriteSearchQuery)
         self.fuse = EvidenceFusion(self.fusion_mode, max_words)
+        if train is not None:
+            demos = build_review_demos(train.examples, train.corpus, max_words=max_words,
+                                       extra_demo=knobs["extra_demo"])
         if demos is not None:
-            self.review_step.demos = list(demos.for_expansion(self.expansion))
+            self.review_step.demos = list(demos.for_expansion(self.expansion, self.mpc_review))
             self.complete_missing.demos = list(demos.missing)
             self.fuse.set_demos(demos.fusion)
         self._lock = threading.Lock()
@@ -206,12 +221,16 @@ class TreeOfReviews(dspy.Module):
             written = (written or "").strip()
             if self.mpc_query == "first_sentence" and written:
                 written = first_sentence(written)
-            if self._real_query(written, state):
+            if self._real_query(written, state) or (written and not self.query_fallback):
                 node.query_source = "mpc"
                 return written
-        elif not (node.unsupported_accept or node.overruled_reject) and self._real_query(node.output, state):
+        elif not (node.unsupported_accept or node.overruled_reject) and (
+                self._real_query(node.output, state) or (node.output and not self.query_fallback)):
             node.query_source = "review"
             return node.output
+        if not self.query_fallback:  # the paper: a search with no query is not expanded
+            node.query_source = "none"
+            return None
         return self._written_query(state, node)
 
     def _written_query(self, state: SearchState, node: ReviewNode) -> str | None:
@@ -259,14 +278,11 @@ class TreeOfReviews(dspy.Module):
         except AdapterParseError as error:
             response, answer, fusion_parse = str(error.lm_response or ""), "", "failed"
         state.lm_steps += 1
-        answer, checked = answer or response, None
-        if self.yes_no_check is not None:
-            answer, checked = self.yes_no_check(state.question, answer, response)
-            state.lm_steps += called(checked)
-        picked = None
-        if self.option_check is not None:
-            answer, picked = self.option_check(state.question, answer, response)
-            state.lm_steps += called(picked)
+        answer = answer or response
+        answer_before_steps = answer
+        answer, steps = self.answer_steps(state.question, answer, response)
+        checked, picked = steps.get("yes_no_check"), steps.get("option_check")
+        state.lm_steps += called(checked) + called(picked)
         ranked = rank_by_response(pids, state.passages, response, self.keep,
                                   self.retriever if self.rerank == "retriever" else None)
         reviews = [n for n in state.nodes if n.action is not None]
@@ -283,13 +299,17 @@ class TreeOfReviews(dspy.Module):
                  "overruled_rejects": sum(n.overruled_reject for n in reviews),
                  "written_queries": sum(n.query_source == "written" for n in reviews),
                  "unexpanded_searches": sum(n.query_source == "none" for n in reviews)}
-        trace = {"method": "cor" if self.single_path else "tor", "depth": self.depth,
+        trace = {"method": "cor" if self.single_path else "tor", "profile": self.profile, "depth": self.depth,
                  "widths": self.widths[: self.depth], "expansion": self.expansion, "fusion": self.fusion_mode,
                  "relevance_pruning": self.relevance_pruning, "repetitive_pruning": self.repetitive_pruning,
                  "budget": self.budget, "stopped_by_budget": state.stopped_by_budget,
                  "check_accept": self.check_accept, "check_reject": self.check_reject, "rerank": self.rerank,
-                 "mpc_query": self.mpc_query,
+                 "mpc_query": self.mpc_query, "mpc_review": self.mpc_review, "query_fallback": self.query_fallback,
+                 "answer_before_steps": answer_before_steps,
                  "yes_no_check": checked, "option_check": picked, "nodes": [n.to_dict() for n in state.nodes],
                  "evidence": [{"pids": e.pids, "analysis": e.analysis, "node": e.node} for e in state.pool],
                  "response": response, "stats": stats}
         return hop_prediction(answer, citations=state.pool_pids() or pids, retrieved=ranked, trace=trace)
+
+
+documented(TreeOfReviews, "tor")

@@ -24,7 +24,6 @@ from typing import Literal
 import dspy
 from dspy.utils.exceptions import AdapterParseError
 
-from hopkit.knobs import OPTION_CHECK
 from hopkit.signatures.answer import OptionAnswer
 from hopkit.text.question_form import either_or_options
 
@@ -71,8 +70,3 @@ class OptionCheck(dspy.Module):
         if len(picked) != 1:
             return answer, {**record, "after": answer, "reply": reply, "unresolved": True}
         return picked[0], {**record, "after": picked[0], "reply": reply}
-
-
-def option_check_if(enabled: bool) -> OptionCheck | None:
-    """The check when the ``option_check`` knob (validated) is on, else None."""
-    return OptionCheck() if OPTION_CHECK.check(bool(enabled)) else None

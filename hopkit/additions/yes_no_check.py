@@ -16,10 +16,9 @@ from __future__ import annotations
 import dspy
 from dspy.utils.exceptions import AdapterParseError
 
-from hopkit.knobs import YES_NO_CHECK
 from hopkit.signatures.answer import YesNoAnswer
 from hopkit.text.question_form import YES_NO, question_form
-from hopkit.text.restatement import restated_verdict
+from hopkit.additions.restatement import restated_verdict
 
 VERDICTS = ("yes", "no")
 
@@ -32,8 +31,9 @@ def verdict_of(answer: str) -> str | None:
 
 
 class YesNoCheck(dspy.Module):
-    def __init__(self) -> None:
+    def __init__(self, restatement: bool = True) -> None:
         super().__init__()
+        self.restatement = restatement  # knob ``restatement``: read a restating sentence with no call
         self.decide = dspy.Predict(YesNoAnswer)
 
     def forward(self, question: str, answer: str, reasoning: str = "",
@@ -44,7 +44,7 @@ class YesNoCheck(dspy.Module):
         verdict = verdict_of(answer)
         if verdict is not None:  # "Yes, both are." -> "yes", with no call
             return (answer, None) if verdict == answer else (verdict, {"before": answer, "after": verdict, "call": False})
-        restated = restated_verdict(question, answer)
+        restated = restated_verdict(question, answer) if self.restatement else None
         if restated is not None:  # "A and B are both directors." -> "yes", with no call
             return restated, {"before": answer, "after": restated, "call": False, "restated": True}
         facts = f"{reasoning.strip()} The answer given: {answer.strip()}".strip()
@@ -56,13 +56,3 @@ class YesNoCheck(dspy.Module):
         if decided is None:
             return answer, {"before": answer, "after": answer, "call": True, "unresolved": True}
         return decided, {"before": answer, "after": decided, "call": True}
-
-
-def yes_no_check_if(enabled: bool) -> YesNoCheck | None:
-    """The check when the ``yes_no_check`` knob (validated) is on, else None."""
-    return YesNoCheck() if YES_NO_CHECK.check(bool(enabled)) else None
-
-
-def called(record: dict | None) -> int:
-    """1 when the check's record shows it made its LM call, else 0 (for the trace's counters)."""
-    return int(bool((record or {}).get("call")))

@@ -35,7 +35,8 @@ class ShortForm(dspy.Module):
         super().__init__()
         self.shorten = dspy.Predict(ShortAnswerForm)
 
-    def forward(self, question: str, answer: str) -> tuple[str, dict | None]:
+    def forward(self, question: str, answer: str, reasoning: str = "",
+                context: list[str] | None = None) -> tuple[str, dict | None]:
         """The answer to report and, when the step called the LM, a trace record (else None)."""
         if not is_sentence(answer) or question_form(question) == YES_NO:
             return answer, None

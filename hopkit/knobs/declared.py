@@ -1,0 +1,182 @@
+"""Every tunable knob of every program, declared once: default (the ``hopkit`` profile), paper value (the
+``paper`` profile), range, and where it came from.
+
+Programs resolve their knobs here (``hopkit.knobs.profiles.resolve``) and validate values with the same
+check; the optimizer reads the same declarations to build its search space, and ``hopkit knobs METHOD``
+prints them. A knob marked ``addition`` is not in the paper: its paper value turns it off.
+"""
+
+from __future__ import annotations
+
+from hopkit.knobs.knob import Knob
+
+_DEV100 = "designed on HotpotQA dev100's first 50 questions (76% comparisons)"
+
+# Words of each paragraph a reader or reasoner sees. hopkit reads 120 for OneR, IRCoT and SearChain's
+# feedback, so that no method reads a shorter version of the same evidence than the baseline; none of the
+# papers cuts a paragraph (0: whole paragraphs).
+PARAGRAPH_WORDS = 120
+
+
+def paragraph_words(default: int, origin: str) -> Knob:
+    return Knob("paragraph_words", default, "words of each paragraph shown to the LM; 0: the whole paragraph "
+                "(the papers read whole paragraphs)", 0, 400, 1, paper=0, addition=True, origin=origin)
+
+
+# Shared by every method that answers: the answer-form steps of hopkit/additions/.
+YES_NO_CHECK = Knob("yes_no_check", True, "when a yes/no question gets an answer that is neither yes nor no, one "
+                    "short call decides yes or no from the reader's reasoning or paragraphs", choices=(True, False),
+                    paper=False, addition=True,
+                    origin=f"{_DEV100}: 5 of 15 zero-shot IRCoT yes/no answers were values; questions 51-100: "
+                           "changed 1 answer, no score")
+RESTATEMENT = Knob("restatement", True, "with yes_no_check: a yes/no answer written as a sentence that restates "
+                   "the question's claim reads as yes (no when it negates it), with no call", choices=(True, False),
+                   paper=False, addition=True,
+                   origin="designed on dev100 run logs (9 of 19 affirmative restatements turned to 'no' by the call)")
+OPTION_CHECK = Knob("option_check", True, "when an either-or question gets an answer that names neither option (or "
+                    "both), one short call picks an option; an answer naming one becomes that option",
+                    choices=(True, False), paper=False, addition=True,
+                    origin=f"{_DEV100}: 11 of SearChain's 27 either-or answers named neither option")
+ANSWER_AS_ASKED = Knob("answer_as_asked", True, "the reader prompt's sentence 'answer the question as asked: yes or "
+                       "no when it asks yes or no, one of the named options when it asks which'",
+                       choices=(True, False), paper=False, addition=True, origin=_DEV100)
+
+KNOBS: dict[str, dict[str, Knob]] = {
+    "oner": {
+        "k": Knob("k", 8, "paragraphs retrieved with the question as the query (IRCoT tunes 5..15)", 1, 15, 1,
+                  origin="IRCoT's OneR baseline"),
+        "paragraph_words": paragraph_words(PARAGRAPH_WORDS, "one budget for OneR and IRCoT"),
+        "answer_as_asked": ANSWER_AS_ASKED,
+        "yes_no_check": YES_NO_CHECK,
+        "restatement": RESTATEMENT,
+        "option_check": OPTION_CHECK,
+    },
+    "ircot": {
+        "k": Knob("k", 4, "paragraphs retrieved per step (the paper tunes K in {2, 4, 6, 8})", 1, 10, 1,
+                  origin="IRCoT section 3"),
+        "cap": Knob("cap", 15, "most paragraphs collected per question (15 in the paper)", 1, 30, 1,
+                    origin="IRCoT section 3"),
+        "max_steps": Knob("max_steps", 8, "most reasoning sentences (8 in the paper)", 1, 12, 1,
+                          origin="IRCoT section 3"),
+        "answer_reader": Knob("answer_reader", "cot", "separate reader: cot, direct, or none (answer from the chain)",
+                              choices=("cot", "direct", "none"), origin="IRCoT appendix A (CoT reader)"),
+        "m_distractors": Knob("m_distractors", 2, "distractors per demonstration (the paper's M)", 1, 3, 1,
+                              builds_demos=True, origin="IRCoT section 3"),
+        "balance_openings": Knob("balance_openings", True, "demonstrations taken round-robin over their questions' "
+                                 "openings, so one template cannot fill the budget (off: the paper's random choice)",
+                                 choices=(True, False), builds_demos=True, paper=False, addition=True,
+                                 origin="designed on the bundled world's train demonstrations"),
+        "stop_on_repeat": Knob("stop_on_repeat", False, "also stop when the model's first sentence repeats one the "
+                               "chain holds (the paper stops only at 'answer is' or max_steps)", choices=(False, True),
+                               origin="the paper's rule by default"),
+        "step_tokens": Knob("step_tokens", 160, "most tokens one reason step may generate (only its first new sentence "
+                            "is kept); 0: no cap beyond the LM's max_tokens, as the paper", 0, 1024, 1, paper=0,
+                            addition=True, origin="a generation that copies paragraphs is cut here (cost only)"),
+        "paragraph_words": paragraph_words(PARAGRAPH_WORDS, "one budget for OneR and IRCoT"),
+        "answer_as_asked": ANSWER_AS_ASKED,
+        "yes_no_check": YES_NO_CHECK,
+        "restatement": RESTATEMENT,
+        "option_check": OPTION_CHECK,
+    },
+    "searchain": {
+        "theta": Knob("theta", None, "reader confidence above which a disagreeing reference corrects a node, on a "
+                      "probability scale; the paper's 1.5 on DPR's relevance logit is sigmoid(1.5) = 0.82. None: the "
+                      "reader's calibrated value (the LM reader: 0.5), else 0.82", 0.0, 1.0, optional=True,
+                      origin="SearChain section 3.3; the paper tuned theta for its reader"),
+        "alpha": Knob("alpha", 0.35, "ROUGE-L between a long-form answer and its document below which they "
+                      "disagree (0.35 in the paper)", 0.0, 1.0, origin="SearChain section 4"),
+        "r_max": Knob("r_max", 5, "most rounds of LM-IR interaction (5 in the paper)", 1, 10, 1,
+                      origin="SearChain Algorithm 1"),
+        "k": Knob("k", 1, "documents retrieved per node; the reader reads them all (top-1 in the paper)", 1, 5, 1,
+                  origin="SearChain section 3.3"),
+        "dup_threshold": Knob("dup_threshold", 0.9, "ROUGE-L between two queries at or above which the later one "
+                              "counts as already processed", 0.5, 1.0, origin="hopkit's reading of 'processed'"),
+        "answer_form": Knob("answer_form", "short", "short: verify by containment of the reader's answer; long: by "
+                            "ROUGE-L against alpha", choices=("short", "long"), origin="SearChain section 3.3"),
+        "answer_from": Knob("answer_from", "last_chain", "last_chain: the final answer and content come from the last "
+                            "chain with IR's answers put in; path: tracing over every node IR processed (Algorithm "
+                            "1's R)", choices=("last_chain", "path"), paper="path", addition=True,
+                            origin="designed on bundled dev and dev100's first 20 SearChain traces"),
+        "duplicates": Knob("duplicates", "rejudge", "skip: every processed query is skipped (the paper); rejudge: a "
+                           "repeat whose answer conflicts with the recorded one is judged again against its recorded "
+                           "reading, and an unsolved query is never skipped", choices=("skip", "rejudge"),
+                           paper="skip", addition=True, origin="designed on bundled dev (3 of 10 questions spent "
+                           "every round on one repeated correction)"),
+        "decompose_retry": Knob("decompose_retry", True, "when the first chain is one node that restates the "
+                                "question, ask once more for a decomposition", choices=(True, False), paper=False,
+                                addition=True, origin=f"{_DEV100} (SearChain traces)"),
+        "short_form": Knob("short_form", True, "a final answer written as a sentence (5 words or more) to a question "
+                           "that is not yes/no gets one short call that copies the answering phrase out of it; the "
+                           "phrase stands only if it is in the sentence (off for long-form answers)",
+                           choices=(True, False), paper=False, addition=True,
+                           origin="designed on dev100's first 11 zero-shot SearChain answers (4 were sentences)"),
+        "no_answer": Knob("no_answer", "go_on", "an unsolved node whose reader finds no answer in its document: "
+                          "go_on keeps it unsolved and IR goes on to the next node; feedback completes it all the "
+                          "same, ending the round (the paper's DPR reader always returns a span)",
+                          choices=("go_on", "feedback"), paper="feedback", addition=True,
+                          origin="designed on bundled dev and dev100 SearChain traces"),
+        "paragraph_words": paragraph_words(PARAGRAPH_WORDS, "the document shown in feedback, OneR's budget"),
+        "yes_no_check": YES_NO_CHECK,
+        "restatement": RESTATEMENT,
+        "option_check": OPTION_CHECK,
+    },
+    "tor": {
+        "depth": Knob("depth", 3, "layers of paragraphs below the question (3 in the paper)", 1, 4, 1,
+                      origin="ToR section 4.1"),
+        "width_1": Knob("width_1", 5, "paragraphs retrieved with the question (5 in the paper)", 1, 10, 1,
+                        origin="ToR section 4.1"),
+        "width_2": Knob("width_2", 3, "paragraphs per new query in layer 2 (3 in the paper)", 1, 10, 1,
+                        origin="ToR section 4.1"),
+        "width_3": Knob("width_3", 3, "paragraphs per new query in layer 3 (3 in the paper)", 1, 10, 1,
+                        origin="ToR section 4.1"),
+        "width_4": Knob("width_4", 3, "paragraphs per new query in layer 4 (3 in the paper's depth-4 run)", 1, 10, 1,
+                        origin="ToR table 6"),
+        "expansion": Knob("expansion", "mpc", "new queries: direct, cot (think about what is missing first) or mpc "
+                          "(the LM writes the missing paragraph, which is the query); the paper's ToR uses mpc",
+                          choices=("direct", "cot", "mpc"), origin="ToR section 3.3"),
+        "mpc_review": Knob("mpc_review", "reasoning_first", "the review prompt under MPC expansion: plain (the paper's "
+                           "review without thoughts, its Table 8) or reasoning_first (write the reasoning path, or "
+                           "what is missing, before judging)", choices=("plain", "reasoning_first"), paper="plain",
+                           addition=True, origin="designed on dev100's first 19 ToR traces"),
+        "fusion": Knob("fusion", "evidence", "the reader reads the analyses, the paragraphs, or both (evidence)",
+                       choices=("analysis", "paragraph", "evidence"), origin="ToR section 3.4"),
+        "relevance_pruning": Knob("relevance_pruning", True, "do not expand paragraphs reviewed as irrelevant",
+                                  choices=(True, False), origin="ToR section 3.2"),
+        "repetitive_pruning": Knob("repetitive_pruning", True, "do not review or expand a retrieved paragraph already "
+                                   "in the evidence pool", choices=(True, False), origin="ToR section 3.2"),
+        "budget": Knob("budget", 11, "most LM calls per question before the search stops and fuses, so at most "
+                       "budget + 1 calls in all; 0: no limit (the paper's search, 16.9 calls on average there). "
+                       "Unbounded, a 1.5B reviewer that rightly finds one paragraph insufficient for a comparison "
+                       "expands every path, up to 85 calls", 0, 100, 1, paper=0, addition=True,
+                       origin=f"{_DEV100} (cost)"),
+        "query_fallback": Knob("query_fallback", True, "a search whose review gave no query (or only the question "
+                               "again) gets one call that writes a query for the missing fact; off: the review's "
+                               "output is sent as it is, and an empty one is not expanded", choices=(True, False),
+                               paper=False, addition=True, origin="designed on dev100's first 19 ToR traces"),
+        "extra_demo": Knob("extra_demo", True, "a fourth review demonstration: a comparison question with one side "
+                           "only (relevant, search for the other side); off: the paper's 3 shots",
+                           choices=(True, False), builds_demos=True, paper=False, addition=True,
+                           origin="designed on dev100's first 19 ToR traces (13 gold comparison paragraphs rejected)"),
+        "check_accept": Knob("check_accept", True, "an accept whose short answer is not in the paragraphs on its path "
+                             "(yes/no: fewer than two paragraphs) searches on instead", choices=(True, False),
+                             paper=False, addition=True, origin="designed on dev100's first 19 ToR traces"),
+        "check_reject": Knob("check_reject", True, "a reject of a paragraph whose title names one of an either-or "
+                             "question's two options searches on instead (the paragraph is one side of the "
+                             "comparison)", choices=(True, False), paper=False, addition=True,
+                             origin="designed on dev100's first 19 ToR traces"),
+        "rerank": Knob("rerank", "retriever", "how more than 15 pool paragraphs are ranked against the response: "
+                       "retriever (the retriever's own similarity, as the paper) or token_f1 (lexical overlap)",
+                       choices=("retriever", "token_f1"), origin="ToR section 3.4"),
+        "mpc_query": Knob("mpc_query", "whole", "the MPC paragraph as the query: whole (the paper; ColBERT still cuts "
+                          "it at its query length) or first_sentence (cut on purpose)",
+                          choices=("whole", "first_sentence"), origin="ToR section 3.3"),
+        "paragraph_words": paragraph_words(80, "ToR's review prompt holds a whole path; designed on dev100"),
+        "yes_no_check": YES_NO_CHECK,
+        "restatement": RESTATEMENT,
+        "option_check": OPTION_CHECK,
+    },
+}
+
+
+def knob(method: str, name: str) -> Knob:
+    return KNOBS[method][name]
