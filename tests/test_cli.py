@@ -65,6 +65,29 @@ def test_bad_knob(home):
     assert_one_line_error(hopkit(["ask", "q?", "--set", "k=99"], home), "outside its range")
 
 
+@pytest.mark.parametrize("setting,fragment", [
+    ("k=abc", "k='abc' is not a number"),  # was a Python traceback
+    ("k=4.5", "k=4.5 is not an integer"),  # was accepted, then every question failed inside BM25
+    ("kk=4", "did you mean 'k'"),
+    ("yes_no_check=maybe", "is not true or false"),
+])
+def test_knob_values_of_the_wrong_type_are_one_line_errors(home, setting, fragment):
+    assert_one_line_error(hopkit(["eval", "--method", "oner", "--n", "1", "--set", setting], home), fragment)
+
+
+def test_questions_range_is_checked(home):
+    assert_one_line_error(hopkit(["eval", "--questions", "80-51"], home), "--questions expects A-B")
+    assert_one_line_error(hopkit(["eval", "--questions", "900-901"], home), "the dataset has 300 questions")
+
+
+def test_knobs_verb_prints_effective_paper_and_hopkit_values(home):
+    result = hopkit(["knobs", "searchain", "--profile", "paper"], home)
+    assert result.returncode == 0, result.stderr
+    assert "theta = 0.5 (the reader's calibrated value)" in result.stdout
+    assert "answer_from = path   [last_chain | path; hopkit last_chain, paper path; addition]" in result.stdout
+    assert_one_line_error(hopkit(["knobs", "ircot", "--set", "cap=0"], home), "outside its range")
+
+
 def test_optimize_and_saved_program_input_errors(home):
     assert_one_line_error(hopkit(["optimize", "--method", "ircot", "--objectives", "lm_calls,f1", "--demos", "none"],
                                  home), "--objectives must start with the metric")

@@ -1,7 +1,7 @@
 """The reader prompts' answer-form sentence (knob ``answer_as_asked``; an addition, off in ``paper``).
 
-The papers' readers are told to answer the question; hopkit's also tell the 1.5B reader to answer in the
-form the question asks for, since on HotpotQA dev100's first 50 questions it often answered a yes/no
+The papers' readers are told to answer the question; hopkit's also tell the 1.5B reader (and SearChain's
+planner and tracer, in their answer fields) to answer in the form the question asks for, since on HotpotQA dev100's first 50 questions it often answered a yes/no
 question with the value it compared, and an either-or question with a third name.
 """
 
@@ -18,3 +18,17 @@ def with_answer_as_asked(signature: type[dspy.Signature], enabled: bool) -> type
     if not enabled:
         return signature
     return signature.with_instructions(f"{signature.instructions.rstrip()} {SENTENCE}")
+
+
+# SearChain's answer fields as hopkit words them (the plain wording is in hopkit/signatures/searchain.py)
+FIELD_DESCS = {
+    "final_answer": "a short answer phrase, as the question asks it (yes or no for a yes/no question, one of the "
+                    "named options for a which-of question), or empty if the chain has not reached it",
+    "answer": "a short answer phrase (a name, a place, a year, or yes/no), as the question asks it: yes or no for a "
+              "yes/no question, one of the named options for a which-of question",
+}
+
+
+def with_answer_form_field(signature: type[dspy.Signature], field: str, enabled: bool) -> type[dspy.Signature]:
+    """The signature with hopkit's wording of its answer field when ``enabled``, else as it is."""
+    return signature.with_updated_fields(field, desc=FIELD_DESCS[field]) if enabled else signature

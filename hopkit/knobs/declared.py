@@ -37,8 +37,9 @@ OPTION_CHECK = Knob("option_check", True, "when an either-or question gets an an
                     "both), one short call picks an option; an answer naming one becomes that option",
                     choices=(True, False), paper=False, addition=True,
                     origin=f"{_DEV100}: 11 of SearChain's 27 either-or answers named neither option")
-ANSWER_AS_ASKED = Knob("answer_as_asked", True, "the reader prompt's sentence 'answer the question as asked: yes or "
-                       "no when it asks yes or no, one of the named options when it asks which'",
+ANSWER_AS_ASKED = Knob("answer_as_asked", True, "the answer prompt's sentence 'answer the question as asked: yes or "
+                       "no when it asks yes or no, one of the named options when it asks which' (readers' "
+                       "instructions; SearChain's answer fields)",
                        choices=(True, False), paper=False, addition=True, origin=_DEV100)
 
 KNOBS: dict[str, dict[str, Knob]] = {
@@ -66,6 +67,11 @@ KNOBS: dict[str, dict[str, Knob]] = {
                                  "openings, so one template cannot fill the budget (off: the paper's random choice)",
                                  choices=(True, False), builds_demos=True, paper=False, addition=True,
                                  origin="designed on the bundled world's train demonstrations"),
+        "skip_restated": Knob("skip_restated", True, "keep the first generated sentence the chain does not already "
+                              "hold. This stands in for the paper's text continuation: its reasoner continues "
+                              "'A: s1 ... sn' and cannot write s1 again, while a chat model given the chain as an "
+                              "input often writes it out again first (false: keep the first sentence whatever it "
+                              "says)", choices=(True, False), origin="the chat format standing in for continuation"),
         "stop_on_repeat": Knob("stop_on_repeat", False, "also stop when the model's first sentence repeats one the "
                                "chain holds (the paper stops only at 'answer is' or max_steps)", choices=(False, True),
                                origin="the paper's rule by default"),
@@ -115,7 +121,11 @@ KNOBS: dict[str, dict[str, Knob]] = {
                           "same, ending the round (the paper's DPR reader always returns a span)",
                           choices=("go_on", "feedback"), paper="feedback", addition=True,
                           origin="designed on bundled dev and dev100 SearChain traces"),
+        "plan_tokens": Knob("plan_tokens", 384, "most tokens one Chain-of-Query may take; 0: no cap beyond the LM's "
+                            "max_tokens, as the paper", 0, 1024, 1, paper=0, addition=True,
+                            origin="cost: a plan that runs on is cut here"),
         "paragraph_words": paragraph_words(PARAGRAPH_WORDS, "the document shown in feedback, OneR's budget"),
+        "answer_as_asked": ANSWER_AS_ASKED,
         "yes_no_check": YES_NO_CHECK,
         "restatement": RESTATEMENT,
         "option_check": OPTION_CHECK,

@@ -139,7 +139,7 @@ def optimize(request: OptimizeRequest, retriever: Retriever | None, reader: Read
         demo_threshold=request.demo_threshold if request.demos != "none" else None, seed=request.seed,
         study=request.study_name, storage=request.storage, best_trial=best.number,
         before=default_trial.values[0] if default_trial else None, after=best.values[0], test=test_scores, test_default=test_default,
-        objectives=list(request.objectives))
+        objectives=list(request.objectives), profile=request.profile)
     plots = save_plots(study, request.folder / "plots", request.metric.name,
                        [request.metric.name, *request.objectives[1:]])
     result = OptimizeResult(knobs=knobs, best_value=best.values[0],

@@ -17,9 +17,8 @@ import dspy
 import optuna
 
 from hopkit.errors import InputError, MissingArtifactError
-from hopkit.knobs import KNOBS
+from hopkit.knobs import check_values
 from hopkit.optimize.demos import apply_state
-from hopkit.optimize.search_space import suggest
 from hopkit.programs.registry import build_program, get_method
 from hopkit.reader.protocol import Reader
 from hopkit.retrieval.protocol import Retriever
@@ -66,11 +65,8 @@ def load_program(folder: Path | str, retriever: Retriever | None = None, reader:
     folder = Path(folder)
     manifest = read_manifest(folder)
     method = get_method(manifest["method"])
-    declared = KNOBS.get(method.knob_group or "", {})
-    unknown = sorted(set(manifest["knobs"]) - set(declared))
-    if unknown:
-        raise InputError(f"{folder} sets knobs {', '.join(unknown)} that {method.name!r} does not declare")
-    space = {name: declared[name] for name in manifest["knobs"]}
-    knobs = suggest(optuna.trial.FixedTrial(manifest["knobs"]), space)
-    program = build_program(method.name, retriever=retriever, reader=reader, train=None, **knobs)
+    knobs = check_values(method.knob_group or "", dict(manifest["knobs"]), owner=f"{folder} ({method.name})")
+    # a program saved before profiles existed was built on hopkit's defaults
+    program = build_program(method.name, retriever=retriever, reader=reader, train=None,
+                            profile=manifest.get("profile", "hopkit"), **knobs)
     return apply_state(program, json.loads((folder / STATE).read_text()))

@@ -32,9 +32,7 @@ class ChainOfQuery(dspy.Signature):
     feedback: list[str] = dspy.InputField(
         desc="earlier chains and what the references said about them; empty in the first round")
     chain: list[QueryNode] = dspy.OutputField(desc="the queries in solving order")
-    final_answer: str = dspy.OutputField(desc="a short answer phrase, as the question asks it (yes or no for a yes/no "
-                                              "question, one of the named options for a which-of question), or empty "
-                                              "if the chain has not reached it")
+    final_answer: str = dspy.OutputField(desc="a short answer phrase, or empty if the chain has not reached it")
 
 
 class TraceWithReferences(dspy.Signature):
@@ -46,6 +44,4 @@ class TraceWithReferences(dspy.Signature):
     question: str = dspy.InputField()
     verified_pairs: list[str] = dspy.InputField(desc="'[n] query -> answer' pairs; [n] is the supporting document")
     final_content: str = dspy.OutputField(desc="the reasoning, each fact followed by its reference mark [n]")
-    answer: str = dspy.OutputField(desc="a short answer phrase (a name, a place, a year, or yes/no), as the question "
-                                        "asks it: yes or no for a yes/no question, one of the named options for a "
-                                        "which-of question")
+    answer: str = dspy.OutputField(desc="a short answer phrase (a name, a place, a year, or yes/no)")

@@ -76,14 +76,16 @@ class IRCoT(dspy.Module):
     def __init__(self, retriever: Retriever, k: int | None = None, cap: int | None = None,
                  max_steps: int | None = None, answer_reader: ReaderMode | None = None,
                  m_distractors: int | None = None, balance_openings: bool | None = None,
-                 stop_on_repeat: bool | None = None, step_tokens: int | None = None,
+                 skip_restated: bool | None = None, stop_on_repeat: bool | None = None,
+                 step_tokens: int | None = None,
                  paragraph_words: int | None = None, answer_as_asked: bool | None = None,
                  yes_no_check: bool | None = None, restatement: bool | None = None, option_check: bool | None = None,
                  profile: Profile = "hopkit", train: Dataset | None = None, demos: DemoSet | None = None) -> None:
         super().__init__()
         knobs = resolve("ircot", profile, dict(
             k=k, cap=cap, max_steps=max_steps, answer_reader=answer_reader, m_distractors=m_distractors,
-            balance_openings=balance_openings, stop_on_repeat=stop_on_repeat, step_tokens=step_tokens,
+            balance_openings=balance_openings, skip_restated=skip_restated, stop_on_repeat=stop_on_repeat,
+            step_tokens=step_tokens,
             paragraph_words=paragraph_words, answer_as_asked=answer_as_asked, yes_no_check=yes_no_check,
             restatement=restatement, option_check=option_check), owner="IRCoT")
         if demos is not None and train is not None:
@@ -94,7 +96,7 @@ class IRCoT(dspy.Module):
         self.step_tokens = knobs["step_tokens"]
         self.reader_mode = knobs["answer_reader"]
         self.max_words = knobs["paragraph_words"]
-        self.stop_on_repeat = knobs["stop_on_repeat"]
+        self.skip_restated, self.stop_on_repeat = knobs["skip_restated"], knobs["stop_on_repeat"]
         self.answer_steps = AnswerSteps.from_knobs(knobs)
         self.reason = dspy.Predict(ContinueReasoning)
         self.read_cot = dspy.Predict(with_answer_as_asked(ChainAnswer, knobs["answer_as_asked"]))
@@ -130,7 +132,8 @@ class IRCoT(dspy.Module):
                 stop = "reason_parse_failure"
                 break
             generated = split_sentences(raw or "")
-            sentence, restated = first_new_sentence(generated, sentences)
+            sentence, restated = first_new_sentence(generated, sentences) if self.skip_restated else (
+                (generated[0], 0) if generated else ("", 0))
             record = {"step": step, "sentence": sentence, "generated": raw, "restated": restated, "query": None,
                       "added": [], "retrieved": [], "cost": _delta(before)}
             steps.append(record)

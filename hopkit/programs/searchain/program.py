@@ -32,6 +32,7 @@ from hopkit.data.passage import Passage
 from hopkit.knobs import knob
 from hopkit.programs.own_example import without_own_example
 from hopkit.programs.prediction import hop_prediction
+from hopkit.additions.answer_as_asked import with_answer_form_field
 from hopkit.additions.answer_steps import AnswerSteps, called
 from hopkit.data.examples import Dataset
 from hopkit.errors import InputError
@@ -73,14 +74,15 @@ class SearChain(dspy.Module):
                  answer_from: str | None = None, duplicates: str | None = None, decompose_retry: bool | None = None,
                  no_answer: str | None = None, short_form: bool | None = None, paragraph_words: int | None = None,
                  yes_no_check: bool | None = None, restatement: bool | None = None, option_check: bool | None = None,
-                 profile: Profile = "hopkit", use_ir: bool = True, verify: bool = True, complete: bool = True,
-                 plan_tokens: int = 384, train: Dataset | None = None, demos: list[dspy.Example] | None = None) -> None:
+                 answer_as_asked: bool | None = None, plan_tokens: int | None = None, profile: Profile = "hopkit",
+                 use_ir: bool = True, verify: bool = True, complete: bool = True, train: Dataset | None = None, demos: list[dspy.Example] | None = None) -> None:
         super().__init__()
         knobs = resolve("searchain", profile, dict(
             theta=theta, alpha=alpha, r_max=r_max, k=k, dup_threshold=dup_threshold, answer_form=answer_form,
             answer_from=answer_from, duplicates=duplicates, decompose_retry=decompose_retry, no_answer=no_answer,
             short_form=short_form, paragraph_words=paragraph_words, yes_no_check=yes_no_check,
-            restatement=restatement, option_check=option_check), owner="SearChain")
+            restatement=restatement, option_check=option_check, answer_as_asked=answer_as_asked,
+            plan_tokens=plan_tokens), owner="SearChain")
         if use_ir and (retriever is None or reader is None):
             raise InputError("SearChain with IR needs a retriever and a reader (use_ir=False runs without)")
         if demos is not None and train is not None:
@@ -97,9 +99,9 @@ class SearChain(dspy.Module):
         self.answer_steps = AnswerSteps.from_knobs(
             {**knobs, "short_form": knobs["short_form"] and self.answer_form == "short"})
         self.use_ir, self.verify, self.complete = use_ir, verify, complete
-        self.max_words, self.plan_tokens = knobs["paragraph_words"], plan_tokens
-        self.plan = dspy.Predict(ChainOfQuery)
-        self.trace_answer = dspy.Predict(TraceWithReferences)
+        self.max_words, self.plan_tokens = knobs["paragraph_words"], knobs["plan_tokens"]
+        self.plan = dspy.Predict(with_answer_form_field(ChainOfQuery, "final_answer", knobs["answer_as_asked"]))
+        self.trace_answer = dspy.Predict(with_answer_form_field(TraceWithReferences, "answer", knobs["answer_as_asked"]))
         if train is not None:
             demos = build_chain_demos(train.examples, train.corpus)
         if demos:
@@ -183,7 +185,8 @@ class SearChain(dspy.Module):
         adapter = dspy.ChatAdapter(use_json_adapter_fallback=False)  # our parser is the fallback, not a 2nd call
         try:
             with dspy.context(adapter=adapter):
-                out = self.plan(question=question, feedback=list(messages), config={"max_tokens": self.plan_tokens},
+                out = self.plan(question=question, feedback=list(messages),
+                                config={"max_tokens": self.plan_tokens} if self.plan_tokens else {},
                                 **without_own_example(self.plan, question))
             chain = [node for node in (out.chain or []) if node.query.strip()]
             return chain, _stated(out.final_answer), "typed" if chain else "unreadable"
