@@ -1,4 +1,4 @@
-"""The papers' ablation variants per method, declared once beside the knobs (hopkit/knobs.py).
+"""The papers' ablation variants per method, declared once beside the knobs (hopkit/knobs/declared.py).
 
 ``hopkit ablate --method M`` runs ``ABLATIONS[M]`` on the same questions: the full method first (every
 paired difference is against it), then each variant, a registry method with knob overrides. Each addition

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import hopkit
 
-CORE = ("programs", "reader", "retrieval", "signatures", "lm", "data", "text")
+CORE = ("programs", "additions", "knobs", "reader", "retrieval", "signatures", "lm", "data", "text")
 
 
 def _imports(path: Path) -> set[str]:
@@ -30,3 +30,14 @@ def test_the_text_package_is_a_leaf():
     root = Path(hopkit.__file__).parent / "text"
     for path in root.glob("*.py"):
         assert all(not name.startswith("hopkit.") or name.startswith("hopkit.text") for name in _imports(path)), path
+
+
+def test_the_additions_live_apart_from_the_algorithms():
+    """Programs call the additions; the additions and the knob declarations never reach into a program."""
+    root = Path(hopkit.__file__).parent
+    for room in ("additions", "knobs"):
+        for path in (root / room).rglob("*.py"):
+            assert not any(name.startswith("hopkit.programs") for name in _imports(path)), path
+    programs = "\n".join(p.read_text(encoding="utf-8") for p in (root / "programs").rglob("*.py"))
+    for step in ("class YesNoCheck", "class OptionCheck", "class ShortForm", "def restated_verdict", "def supported"):
+        assert step not in programs, step

@@ -63,3 +63,23 @@ def test_colbertv2_takes_a_server_url():
 def test_python_dash_m_hopkit_is_the_cli():
     result = subprocess.run([sys.executable, "-m", "hopkit", "--help"], capture_output=True, text=True, timeout=120)
     assert result.returncode == 0 and "calibrate-reader" in result.stdout
+
+
+@pytest.mark.parametrize("method,cls", [("ircot", "IRCoT"), ("searchain", "SearChain"), ("tor", "TreeOfReviews")])
+@pytest.mark.parametrize("profile", ["hopkit", "paper"])
+def test_python_and_the_cli_build_the_same_program(hopkit_home, method, cls, profile):
+    """``hopkit eval --method M --dataset bundled:dev --profile P`` and ``hopkit.M(..., train=bundled:train,
+    profile=P)``: the same prompts, demonstrations included (the README's promise)."""
+    from hopkit.cli.commands import _program
+    from hopkit.cli.main import build_parser, main
+
+    assert main(["index", "--backend", "bm25", "--dataset", "bundled:dev"]) == 0
+    args = build_parser().parse_args(["eval", "--method", method, "--dataset", "bundled:dev", "--profile", profile])
+    data = hopkit.load_dataset("bundled:dev")
+    from_cli, _ = _program(args, data, lambda: None)
+    retriever = hopkit.BM25(data.corpus)
+    reader = [hopkit.LMReader()] if method == "searchain" else []
+    from_python = getattr(hopkit, cls)(retriever, *reader, train=hopkit.load_dataset("bundled:train"), profile=profile)
+    assert from_cli.dump_state() == from_python.dump_state()
+    assert from_cli.knobs == from_python.knobs
+    assert any(predictor.demos for _, predictor in from_python.named_predictors())

@@ -7,7 +7,7 @@ questions. When the question reads as yes/no (``hopkit.text.question_form``) and
 one short call asks for the verdict from the reader's own reasoning (or, with a direct reader, from its
 paragraphs). Any other answer passes untouched, and with no call. A sentence that restates the
 question's claim ("A and B are both film directors.") is read as yes (no, when it negates it) with no
-call (hopkit/text/restatement.py): the call's prompt expects a compared value, and it turned such
+call (hopkit/additions/restatement.py): the call's prompt expects a compared value, and it turned such
 sentences into "no".
 """
 

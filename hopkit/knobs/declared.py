@@ -20,27 +20,27 @@ PARAGRAPH_WORDS = 120
 
 def paragraph_words(default: int, origin: str) -> Knob:
     return Knob("paragraph_words", default, "words of each paragraph shown to the LM; 0: the whole paragraph "
-                "(the papers read whole paragraphs)", 0, 400, 1, paper=0, addition=True, origin=origin)
+                "(the papers read whole paragraphs)", 0, 400, 1, paper=0, addition=True, label="paragraph word cut", origin=origin)
 
 
 # Shared by every method that answers: the answer-form steps of hopkit/additions/.
 YES_NO_CHECK = Knob("yes_no_check", True, "when a yes/no question gets an answer that is neither yes nor no, one "
                     "short call decides yes or no from the reader's reasoning or paragraphs", choices=(True, False),
-                    paper=False, addition=True,
+                    paper=False, addition=True, label="yes/no check",
                     origin=f"{_DEV100}: 5 of 15 zero-shot IRCoT yes/no answers were values; questions 51-100: "
                            "changed 1 answer, no score")
 RESTATEMENT = Knob("restatement", True, "with yes_no_check: a yes/no answer written as a sentence that restates "
                    "the question's claim reads as yes (no when it negates it), with no call", choices=(True, False),
-                   paper=False, addition=True,
+                   paper=False, addition=True, label="restatement read as yes/no",
                    origin="designed on dev100 run logs (9 of 19 affirmative restatements turned to 'no' by the call)")
 OPTION_CHECK = Knob("option_check", True, "when an either-or question gets an answer that names neither option (or "
                     "both), one short call picks an option; an answer naming one becomes that option",
-                    choices=(True, False), paper=False, addition=True,
+                    choices=(True, False), paper=False, addition=True, label="either-or check",
                     origin=f"{_DEV100}: 11 of SearChain's 27 either-or answers named neither option")
 ANSWER_AS_ASKED = Knob("answer_as_asked", True, "the answer prompt's sentence 'answer the question as asked: yes or "
                        "no when it asks yes or no, one of the named options when it asks which' (readers' "
                        "instructions; SearChain's answer fields)",
-                       choices=(True, False), paper=False, addition=True, origin=_DEV100)
+                       choices=(True, False), paper=False, addition=True, label="answer-as-asked wording", origin=_DEV100)
 
 KNOBS: dict[str, dict[str, Knob]] = {
     "oner": {
@@ -65,7 +65,7 @@ KNOBS: dict[str, dict[str, Knob]] = {
                               builds_demos=True, origin="IRCoT section 3"),
         "balance_openings": Knob("balance_openings", True, "demonstrations taken round-robin over their questions' "
                                  "openings, so one template cannot fill the budget (off: the paper's random choice)",
-                                 choices=(True, False), builds_demos=True, paper=False, addition=True,
+                                 choices=(True, False), builds_demos=True, paper=False, addition=True, label="demonstrations balanced by opening",
                                  origin="designed on the bundled world's train demonstrations"),
         "skip_restated": Knob("skip_restated", True, "keep the first generated sentence the chain does not already "
                               "hold. This stands in for the paper's text continuation: its reasoner continues "
@@ -77,7 +77,7 @@ KNOBS: dict[str, dict[str, Knob]] = {
                                origin="the paper's rule by default"),
         "step_tokens": Knob("step_tokens", 160, "most tokens one reason step may generate (only its first new sentence "
                             "is kept); 0: no cap beyond the LM's max_tokens, as the paper", 0, 1024, 1, paper=0,
-                            addition=True, origin="a generation that copies paragraphs is cut here (cost only)"),
+                            addition=True, label="reason-step token cap", origin="a generation that copies paragraphs is cut here (cost only)"),
         "paragraph_words": paragraph_words(PARAGRAPH_WORDS, "one budget for OneR and IRCoT"),
         "answer_as_asked": ANSWER_AS_ASKED,
         "yes_no_check": YES_NO_CHECK,
@@ -101,28 +101,28 @@ KNOBS: dict[str, dict[str, Knob]] = {
                             "ROUGE-L against alpha", choices=("short", "long"), origin="SearChain section 3.3"),
         "answer_from": Knob("answer_from", "last_chain", "last_chain: the final answer and content come from the last "
                             "chain with IR's answers put in; path: tracing over every node IR processed (Algorithm "
-                            "1's R)", choices=("last_chain", "path"), paper="path", addition=True,
+                            "1's R)", choices=("last_chain", "path"), paper="path", addition=True, label="answer from the last chain",
                             origin="designed on bundled dev and dev100's first 20 SearChain traces"),
         "duplicates": Knob("duplicates", "rejudge", "skip: every processed query is skipped (the paper); rejudge: a "
                            "repeat whose answer conflicts with the recorded one is judged again against its recorded "
                            "reading, and an unsolved query is never skipped", choices=("skip", "rejudge"),
-                           paper="skip", addition=True, origin="designed on bundled dev (3 of 10 questions spent "
+                           paper="skip", addition=True, label="repeated queries re-judged", origin="designed on bundled dev (3 of 10 questions spent "
                            "every round on one repeated correction)"),
         "decompose_retry": Knob("decompose_retry", True, "when the first chain is one node that restates the "
                                 "question, ask once more for a decomposition", choices=(True, False), paper=False,
-                                addition=True, origin=f"{_DEV100} (SearChain traces)"),
+                                addition=True, label="decomposition retry", origin=f"{_DEV100} (SearChain traces)"),
         "short_form": Knob("short_form", True, "a final answer written as a sentence (5 words or more) to a question "
                            "that is not yes/no gets one short call that copies the answering phrase out of it; the "
                            "phrase stands only if it is in the sentence (off for long-form answers)",
-                           choices=(True, False), paper=False, addition=True,
+                           choices=(True, False), paper=False, addition=True, label="short form of a sentence answer",
                            origin="designed on dev100's first 11 zero-shot SearChain answers (4 were sentences)"),
         "no_answer": Knob("no_answer", "go_on", "an unsolved node whose reader finds no answer in its document: "
                           "go_on keeps it unsolved and IR goes on to the next node; feedback completes it all the "
                           "same, ending the round (the paper's DPR reader always returns a span)",
-                          choices=("go_on", "feedback"), paper="feedback", addition=True,
+                          choices=("go_on", "feedback"), paper="feedback", addition=True, label="go on past an empty reading",
                           origin="designed on bundled dev and dev100 SearChain traces"),
         "plan_tokens": Knob("plan_tokens", 384, "most tokens one Chain-of-Query may take; 0: no cap beyond the LM's "
-                            "max_tokens, as the paper", 0, 1024, 1, paper=0, addition=True,
+                            "max_tokens, as the paper", 0, 1024, 1, paper=0, addition=True, label="plan token cap",
                             origin="cost: a plan that runs on is cut here"),
         "paragraph_words": paragraph_words(PARAGRAPH_WORDS, "the document shown in feedback, OneR's budget"),
         "answer_as_asked": ANSWER_AS_ASKED,
@@ -147,7 +147,7 @@ KNOBS: dict[str, dict[str, Knob]] = {
         "mpc_review": Knob("mpc_review", "reasoning_first", "the review prompt under MPC expansion: plain (the paper's "
                            "review without thoughts, its Table 8) or reasoning_first (write the reasoning path, or "
                            "what is missing, before judging)", choices=("plain", "reasoning_first"), paper="plain",
-                           addition=True, origin="designed on dev100's first 19 ToR traces"),
+                           addition=True, label="reasoning-first MPC review", origin="designed on dev100's first 19 ToR traces"),
         "fusion": Knob("fusion", "evidence", "the reader reads the analyses, the paragraphs, or both (evidence)",
                        choices=("analysis", "paragraph", "evidence"), origin="ToR section 3.4"),
         "relevance_pruning": Knob("relevance_pruning", True, "do not expand paragraphs reviewed as irrelevant",
@@ -157,22 +157,22 @@ KNOBS: dict[str, dict[str, Knob]] = {
         "budget": Knob("budget", 11, "most LM calls per question before the search stops and fuses, so at most "
                        "budget + 1 calls in all; 0: no limit (the paper's search, 16.9 calls on average there). "
                        "Unbounded, a 1.5B reviewer that rightly finds one paragraph insufficient for a comparison "
-                       "expands every path, up to 85 calls", 0, 100, 1, paper=0, addition=True,
+                       "expands every path, up to 85 calls", 0, 100, 1, paper=0, addition=True, label="LM-call budget",
                        origin=f"{_DEV100} (cost)"),
         "query_fallback": Knob("query_fallback", True, "a search whose review gave no query (or only the question "
                                "again) gets one call that writes a query for the missing fact; off: the review's "
                                "output is sent as it is, and an empty one is not expanded", choices=(True, False),
-                               paper=False, addition=True, origin="designed on dev100's first 19 ToR traces"),
+                               paper=False, addition=True, label="query-writing fallback", origin="designed on dev100's first 19 ToR traces"),
         "extra_demo": Knob("extra_demo", True, "a fourth review demonstration: a comparison question with one side "
                            "only (relevant, search for the other side); off: the paper's 3 shots",
-                           choices=(True, False), builds_demos=True, paper=False, addition=True,
+                           choices=(True, False), builds_demos=True, paper=False, addition=True, label="fourth review demonstration",
                            origin="designed on dev100's first 19 ToR traces (13 gold comparison paragraphs rejected)"),
         "check_accept": Knob("check_accept", True, "an accept whose short answer is not in the paragraphs on its path "
                              "(yes/no: fewer than two paragraphs) searches on instead", choices=(True, False),
-                             paper=False, addition=True, origin="designed on dev100's first 19 ToR traces"),
+                             paper=False, addition=True, label="checked accept", origin="designed on dev100's first 19 ToR traces"),
         "check_reject": Knob("check_reject", True, "a reject of a paragraph whose title names one of an either-or "
                              "question's two options searches on instead (the paragraph is one side of the "
-                             "comparison)", choices=(True, False), paper=False, addition=True,
+                             "comparison)", choices=(True, False), paper=False, addition=True, label="checked reject",
                              origin="designed on dev100's first 19 ToR traces"),
         "rerank": Knob("rerank", "retriever", "how more than 15 pool paragraphs are ranked against the response: "
                        "retriever (the retriever's own similarity, as the paper) or token_f1 (lexical overlap)",

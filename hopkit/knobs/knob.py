@@ -39,6 +39,7 @@ class Knob:
     addition: bool = False
     optional: bool = False
     origin: str = ""  # where the default came from: the paper's section, or the data hopkit designed it on
+    label: str = ""  # an addition's short name, for tables
 
     @property
     def paper_value(self) -> Any:

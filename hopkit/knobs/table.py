@@ -17,7 +17,7 @@ def knob_rows(group: str, profile: str, given: dict[str, Any] | None = None, rea
     for name, knob in declared(group).items():
         value, note = values[name], ""
         if name == "theta" and value is None:
-            from hopkit.programs.searchain.program import default_theta
+            from hopkit.knobs.theta import default_theta
 
             value = default_theta(reader)
             note = " (the reader's calibrated value)" if getattr(reader, "calibrated_theta", None) is not None \

@@ -1,4 +1,4 @@
-"""The optimizer's search space, read from the knobs each method declares (hopkit/knobs.py).
+"""The optimizer's search space, read from the knobs each method declares (hopkit/knobs/declared.py).
 
 ``suggest`` is the one path from a trial to a program's knobs: an optuna Trial samples them while
 tuning; an optuna FixedTrial replays chosen values when a saved program is loaded, so a tuned
@@ -57,7 +57,7 @@ def profile_defaults(space: dict[str, Knob], profile: str = "paper", reader: Any
     theta left to the reader (None) is the reader's calibrated value, as a program with that reader uses."""
     values = {name: knob.value_in(profile) for name, knob in space.items()}
     if "theta" in values and values["theta"] is None:
-        from hopkit.programs.searchain.program import default_theta
+        from hopkit.knobs.theta import default_theta
 
         values["theta"] = default_theta(reader)
     return values

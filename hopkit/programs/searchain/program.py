@@ -7,7 +7,7 @@ feedback only when the reader is confident (f > theta) and disagrees. The first 
 the round and the LM rebuilds the chain; rounds stop when a whole chain passes or after r_max.
 Every node IR processed joins the reasoning path R with its supporting document.
 
-Additions to Algorithm 1, each a knob (hopkit/knobs.py): ``answer_from=last_chain`` writes the final
+Additions to Algorithm 1, each a knob (hopkit/knobs/declared.py): ``answer_from=last_chain`` writes the final
 content and answer from the last chain with IR's answers put in (the chain's own answer stands when
 that chain passed and IR filled none of its nodes from earlier readings), so guesses of replanned rounds never reach the answer (``path``: tracing over R,
 as the paper); ``duplicates=rejudge`` judges a repeated query whose new answer conflicts with the
@@ -37,6 +37,7 @@ from hopkit.additions.answer_steps import AnswerSteps, called
 from hopkit.data.examples import Dataset
 from hopkit.errors import InputError
 from hopkit.knobs import resolve
+from hopkit.knobs.theta import default_theta
 from hopkit.programs.documented import documented
 from hopkit.knobs.knob import Profile
 from hopkit.programs.searchain.demonstrations import build_chain_demos
@@ -57,7 +58,6 @@ _SOURCE = {PASS: "lm", CORRECTED: "corrected", COMPLETED: "completed", UNSOLVED_
            UNANSWERED: "unsolved", FILLED: "completed"}
 _REFERENCE = re.compile(r"\[(\d+)\]")
 _NO_ANSWER = {"", "none", "null", "unknown", "n/a"}  # what a planner writes for "no final answer yet"
-PAPER_THETA = 0.82  # the paper's 1.5 on DPR's relevance logit, as a probability: sigmoid(1.5)
 RESTATES = 0.7  # ROUGE-L between a lone query and the question at or above which the query restates it
 
 
@@ -309,14 +309,6 @@ class SearChain(dspy.Module):
             content, answer = str(error.lm_response or "").strip(), ""
         references = sorted({int(m) for m in _REFERENCE.findall(content) if 1 <= int(m) <= len(path)})
         return answer or chain_answer or _path_answer(path[-1]), content, references
-
-
-def default_theta(reader: Reader | None) -> float:
-    """theta where none is given: the value the reader's own calibration suggests, where it declares one (the
-    paper tuned theta for its DPR reader by the F1 of judging whether a passage answers; the same sweep on the LM
-    reader's answerability confidence gives 0.4), else the knob's default, the paper's 0.82 on a probability scale."""
-    calibrated = getattr(reader, "calibrated_theta", None)
-    return PAPER_THETA if calibrated is None else calibrated
 
 
 def restates_question(chain: list[QueryNode], question: str) -> bool:

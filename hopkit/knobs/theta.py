@@ -1,0 +1,15 @@
+"""SearChain's theta when it is left to the reader (the knob's value None, in both profiles)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+PAPER_THETA = 0.82  # the paper's 1.5 on DPR's relevance logit, as a probability: sigmoid(1.5)
+
+
+def default_theta(reader: Any) -> float:
+    """The value the reader's own calibration suggests, where it declares one (the paper tuned theta for its DPR
+    reader by the F1 of judging whether a passage answers; the same sweep on the LM reader's answerability
+    confidence gives 0.5), else the paper's 0.82 on a probability scale."""
+    calibrated = getattr(reader, "calibrated_theta", None)
+    return PAPER_THETA if calibrated is None else calibrated
