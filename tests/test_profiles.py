@@ -211,3 +211,23 @@ def test_ircot_restated_sentences_are_skipped_unless_told_otherwise():
         use(script)
         prediction = IRCoT(OneRetriever(), max_steps=2, skip_restated=skip)(question="Where was Atlas made?")
         assert prediction.trace["chain"] == ["Atlas was made in Morn.", second]
+
+
+def test_the_reader_ablation_keeps_the_checks():
+    """IRCoT w/o reader differs from IRCoT in the reader alone: the chain's own answer is checked too."""
+    engine = use(VALUE_ANSWER)
+    from hopkit.programs.registry import build_program
+
+    prediction = build_program("ircot-noreader", OneRetriever())(question=YES_NO)
+    assert engine.asked_the_yes_no_check() and prediction.answer == "no"
+    assert prediction.trace["reader_output"]["yes_no_check"]["before"] == "1901"
+
+
+def test_trial_0_of_a_study_is_the_paper_profile_with_the_readers_theta():
+    from hopkit.optimize.search_space import profile_defaults, search_space
+
+    space = search_space("searchain", ["theta", "k", "r_max", "answer_from", "yes_no_check"])
+    assert profile_defaults(space, "paper", LMReader()) == {"theta": 0.5, "k": 1, "r_max": 5, "answer_from": "path",
+                                                            "yes_no_check": False}
+    assert profile_defaults(space, "paper", None)["theta"] == 0.82
+    assert profile_defaults(space, "hopkit", LMReader())["answer_from"] == "last_chain"
