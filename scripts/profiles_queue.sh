@@ -31,12 +31,13 @@ ablate_run() {  # method, variants (comma-separated declared names)
         --only "$2" "${LM[@]}" --out "$OUT/ablate-$1" >> "$OUT/ablate-$1.out" 2>&1
     echo "done ablate-$1 rc=$? $(date +%T)" >> "$STATUS"
 }
+# IRCoT and SearChain first, each with its ablations (their full-method rows replay the evals' cache), then ToR
 eval_run ircot paper
 eval_run ircot hopkit
 eval_run searchain paper
 eval_run searchain hopkit
-eval_run tor hopkit
 ablate_run ircot "w/o yes_no_check,w/o restatement,w/o option_check,w/o answer_as_asked,step_tokens=0,paragraph_words=0,paper profile"
-ablate_run searchain "w/o yes_no_check,w/o restatement,w/o option_check,w/o short_form,answer_from=path,duplicates=skip,w/o decompose_retry,no_answer=feedback,paragraph_words=0,paper profile"
+ablate_run searchain "w/o yes_no_check,w/o restatement,w/o option_check,w/o answer_as_asked,w/o short_form,answer_from=path,duplicates=skip,w/o decompose_retry,no_answer=feedback,plan_tokens=0,paragraph_words=0,paper profile"
+eval_run tor hopkit
 eval_run tor paper
 ablate_run tor "w/o yes_no_check,w/o restatement,w/o option_check,w/o check_accept,w/o check_reject,w/o query_fallback,mpc_review=plain,budget=0,paragraph_words=0,paper profile"

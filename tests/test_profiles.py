@@ -231,3 +231,11 @@ def test_trial_0_of_a_study_is_the_paper_profile_with_the_readers_theta():
                                                             "yes_no_check": False}
     assert profile_defaults(space, "paper", None)["theta"] == 0.82
     assert profile_defaults(space, "hopkit", LMReader())["answer_from"] == "last_chain"
+
+
+@pytest.mark.parametrize("method", ["ircot", "searchain", "tor"])
+def test_a_paper_trace_says_what_stands_in(method):
+    use(VALUE_ANSWER)
+    assert build(method, "paper")(question="Where was Atlas made?").trace["stands_in"]
+    use(VALUE_ANSWER)
+    assert build(method, "hopkit")(question="Where was Atlas made?").trace["stands_in"] == []

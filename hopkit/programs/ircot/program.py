@@ -18,6 +18,7 @@ from hopkit.additions.answer_steps import AnswerSteps, called
 from hopkit.data.examples import Dataset
 from hopkit.errors import InputError
 from hopkit.knobs import resolve
+from hopkit.knobs.stand_ins import stand_ins
 from hopkit.programs.documented import documented
 from hopkit.knobs.knob import Profile
 from hopkit.lm.usage import current_usage
@@ -172,7 +173,7 @@ class IRCoT(dspy.Module):
                  "yes_no_checks": called(records.get("yes_no_check")),
                  "option_checks": called(records.get("option_check"))}
         pids = [p.pid for p in collection.passages]
-        trace = {"method": "ircot", "profile": self.profile, "k": self.k, "cap": self.cap, "max_steps": self.max_steps,
+        trace = {"method": "ircot", "profile": self.profile, "stands_in": stand_ins("ircot", self.profile), "k": self.k, "cap": self.cap, "max_steps": self.max_steps,
                  "reader": self.reader_mode, "stop": stop, "steps": steps, "chain": sentences,
                  "reader_output": reader_trace, "stats": stats}
         return hop_prediction(answer, citations=pids, retrieved=pids, trace=trace)

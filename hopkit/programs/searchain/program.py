@@ -37,6 +37,7 @@ from hopkit.additions.answer_steps import AnswerSteps, called
 from hopkit.data.examples import Dataset
 from hopkit.errors import InputError
 from hopkit.knobs import resolve
+from hopkit.knobs.stand_ins import stand_ins
 from hopkit.knobs.theta import default_theta
 from hopkit.programs.documented import documented
 from hopkit.knobs.knob import Profile
@@ -157,7 +158,8 @@ class SearChain(dspy.Module):
         citations = list(dict.fromkeys(pid for pid in final.cited if pid))
         sources = [_SOURCE.get(node.action, node.action) for node in path]
         trace = {
-            "method": "searchain", "profile": self.profile, "variant": self.variant, "theta": self.theta, "alpha": self.alpha,
+            "method": "searchain", "profile": self.profile, "variant": self.variant,
+            "stands_in": stand_ins("searchain", self.profile, reader=type(self.reader).__name__, theta=self.theta), "theta": self.theta, "alpha": self.alpha,
             "r_max": self.r_max, "k": self.k, "answer_form": self.answer_form, "no_answer": self.no_answer,
             "finished": finished,
             "tree": tree.to_dict(), "path": [node.id for node in path], "final_content": content,

@@ -31,6 +31,7 @@ from hopkit.additions.review_checks import names_an_option, supported
 from hopkit.data.examples import Dataset
 from hopkit.errors import InputError
 from hopkit.knobs import resolve
+from hopkit.knobs.stand_ins import stand_ins
 from hopkit.programs.documented import documented
 from hopkit.knobs.knob import Profile
 from hopkit.programs.tree_of_reviews.demonstrations import ReviewDemos, build_review_demos
@@ -299,7 +300,8 @@ class TreeOfReviews(dspy.Module):
                  "overruled_rejects": sum(n.overruled_reject for n in reviews),
                  "written_queries": sum(n.query_source == "written" for n in reviews),
                  "unexpanded_searches": sum(n.query_source == "none" for n in reviews)}
-        trace = {"method": "cor" if self.single_path else "tor", "profile": self.profile, "depth": self.depth,
+        trace = {"method": "cor" if self.single_path else "tor", "profile": self.profile,
+                 "stands_in": stand_ins("tor", self.profile), "depth": self.depth,
                  "widths": self.widths[: self.depth], "expansion": self.expansion, "fusion": self.fusion_mode,
                  "relevance_pruning": self.relevance_pruning, "repetitive_pruning": self.repetitive_pruning,
                  "budget": self.budget, "stopped_by_budget": state.stopped_by_budget,
