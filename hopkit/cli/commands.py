@@ -318,7 +318,8 @@ def cmd_optimize(args: argparse.Namespace) -> None:
     print(f"best knobs: {result.knobs}")
     if result.test_scores:
         default = result.test_default_scores.get(args.metric)
-        print(f"{args.metric} on test: trial 0 ({args.profile} profile) {'n/a' if default is None else f'{default:.4f}'} -> "
+        before = "n/a" if default is None else f"{default:.4f}"
+        print(f"{args.metric} on test: trial 0 ({args.profile} profile) {before} -> "
               f"best {result.test_scores[args.metric]:.4f}")
     calls = ", ".join(f"{where} {value:.2f}" for where, value in result.calls_per_question.items())
     print(f"LM calls per question: {calls}")

@@ -18,9 +18,9 @@ from hopkit.additions.answer_steps import AnswerSteps, called
 from hopkit.data.examples import Dataset
 from hopkit.errors import InputError
 from hopkit.knobs import resolve
+from hopkit.knobs.knob import Profile
 from hopkit.knobs.stand_ins import stand_ins
 from hopkit.programs.documented import documented
-from hopkit.knobs.knob import Profile
 from hopkit.lm.usage import current_usage
 from hopkit.programs.ircot.demonstrations import DemoSet, build_demos
 from hopkit.programs.ircot.sentences import extract_answer, first_new_sentence, repeats, says_answer, split_sentences
@@ -78,16 +78,14 @@ class IRCoT(dspy.Module):
                  max_steps: int | None = None, answer_reader: ReaderMode | None = None,
                  m_distractors: int | None = None, balance_openings: bool | None = None,
                  skip_restated: bool | None = None, stop_on_repeat: bool | None = None,
-                 step_tokens: int | None = None,
-                 paragraph_words: int | None = None, answer_as_asked: bool | None = None,
+                 step_tokens: int | None = None, paragraph_words: int | None = None, answer_as_asked: bool | None = None,
                  yes_no_check: bool | None = None, restatement: bool | None = None, option_check: bool | None = None,
                  profile: Profile = "hopkit", train: Dataset | None = None, demos: DemoSet | None = None) -> None:
         super().__init__()
         knobs = resolve("ircot", profile, dict(
             k=k, cap=cap, max_steps=max_steps, answer_reader=answer_reader, m_distractors=m_distractors,
             balance_openings=balance_openings, skip_restated=skip_restated, stop_on_repeat=stop_on_repeat,
-            step_tokens=step_tokens,
-            paragraph_words=paragraph_words, answer_as_asked=answer_as_asked, yes_no_check=yes_no_check,
+            step_tokens=step_tokens, paragraph_words=paragraph_words, answer_as_asked=answer_as_asked, yes_no_check=yes_no_check,
             restatement=restatement, option_check=option_check), owner="IRCoT")
         if demos is not None and train is not None:
             raise InputError("give IRCoT either train (demonstrations built from it) or demos (built ones), not both")
@@ -173,8 +171,8 @@ class IRCoT(dspy.Module):
                  "yes_no_checks": called(records.get("yes_no_check")),
                  "option_checks": called(records.get("option_check"))}
         pids = [p.pid for p in collection.passages]
-        trace = {"method": "ircot", "profile": self.profile, "stands_in": stand_ins("ircot", self.profile), "k": self.k, "cap": self.cap, "max_steps": self.max_steps,
-                 "reader": self.reader_mode, "stop": stop, "steps": steps, "chain": sentences,
+        trace = {"method": "ircot", "profile": self.profile, "stands_in": stand_ins("ircot", self.profile),
+                 "k": self.k, "cap": self.cap, "max_steps": self.max_steps, "reader": self.reader_mode, "stop": stop, "steps": steps, "chain": sentences,
                  "reader_output": reader_trace, "stats": stats}
         return hop_prediction(answer, citations=pids, retrieved=pids, trace=trace)
 
