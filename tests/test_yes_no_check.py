@@ -86,3 +86,19 @@ def test_a_sentence_restating_the_claim_is_read_with_no_call():
     assert restated_verdict("Are Ian Brown and Dee Snider both actors?",
                             "Ian Brown is an actor, while Dee Snider is a singer.") is None
     assert restated_verdict("Which came first, A or B?", "A came first before B did.") is None
+
+
+def test_a_restatement_negates_only_with_a_negation_the_question_lacks():
+    from hopkit.additions.restatement import restated_verdict
+
+    assert restated_verdict("Is Atlas not a film?", "Atlas is not a film.") == "yes"
+    assert restated_verdict("Are A and B both directors?", "A and B are not both directors.") == "no"
+    assert restated_verdict("Are A and B both directors?", "A and B are not only directors, both directors.") == "yes"
+
+
+def test_a_long_name_is_not_a_sentence_for_the_short_form_step():
+    from hopkit.additions.short_form import is_sentence
+
+    assert is_sentence("Lawson has more members than American Music Club.")
+    assert not is_sentence("the University of New Mexico at Albuquerque")
+    assert not is_sentence("Friedrich Wilhelm, Duke of Schleswig-Holstein")

@@ -1,7 +1,7 @@
 """A yes/no answer written as a sentence that restates the question's claim.
 
 "Are both Delmer Daves and Jean-Pierre Jeunet film directors?" answered "Delmer Daves and Jean-Pierre
-Jeunet are both film directors." is a yes; the same sentence with "not" in it is a no. The yes/no check
+Jeunet are both film directors." is a yes; the same sentence with a "not" the question lacks is a no. The yes/no check
 (hopkit/additions/yes_no_check.py) used to send such sentences to its LM call, whose prompt expects a
 compared value, and the 1.5B turned 9 of 19 affirmative restatements into "no" across the dev100 run
 logs (4 of 4 in ToR's). A sentence counts as a restatement when every content word of the question
@@ -31,4 +31,11 @@ def restated_verdict(question: str, answer: str) -> str | None:
     said = _words(answer)
     if len(said) < _MIN_WORDS or not content or not all(word in said for word in content):
         return None
-    return "no" if any(word in _NEGATIONS for word in said) else "yes"
+    return "no" if _negations(said) > _negations(asked) else "yes"
+
+
+def _negations(words: list[str]) -> int:
+    """Negating words, "not only" aside: a restatement negates the claim only with a negation the question
+    does not hold ("Is A not a film?" restated as "A is not a film." is a yes)."""
+    return sum(word in _NEGATIONS and not (word == "not" and words[i + 1:i + 2] == ["only"])
+               for i, word in enumerate(words))

@@ -17,11 +17,16 @@ from hopkit.signatures.answer import ShortAnswerForm
 from hopkit.text.normalize import normalize_answer
 from hopkit.text.question_form import YES_NO, question_form
 
-SENTENCE_WORDS = 5  # an answer this long is a sentence
+SENTENCE_WORDS = 5  # an answer this long, with a verb, is a sentence
+_VERBS = {"is", "are", "was", "were", "has", "have", "had", "does", "did", "became", "become", "becomes", "lived", "lives", "died", "dies", "born", "made", "makes",
+                        "founded", "released", "directed", "wrote", "written", "played", "plays", "won", "contains"}
 
 
 def is_sentence(answer: str) -> bool:
-    return len(answer.split()) >= SENTENCE_WORDS
+    """Five words or more with a verb: "Lawson has more members than American Music Club." is a sentence;
+    "the University of New Mexico at Albuquerque" (a long name, as HotpotQA's and 2Wiki's gold often is) is not."""
+    words = normalize_answer(answer).split()
+    return len(words) >= SENTENCE_WORDS and any(word in _VERBS for word in words)
 
 
 def within(phrase: str, sentence: str) -> bool:
