@@ -23,6 +23,10 @@ from hopkit.variants import ABLATIONS
 LABELS = {"oner": "OneR", "ircot": "IRCoT", "searchain": "SearChain", "tor": "ToR"}
 
 
+def answer(row: dict) -> str:
+    return (row.get("prediction") or {}).get("answer", "")
+
+
 def variant_name(method: str, knob: str) -> str | None:
     """The declared ablation variant that sets this knob alone to its paper value."""
     for variant in ABLATIONS.get(method, []):
@@ -42,7 +46,7 @@ def measured(folder: Path, method: str, knob: str, metric: str) -> str:
         return "-"
     mean, low, high = row["paired_vs_first"][metric]  # variant - full method
     full, without = read_rows(Path(variants[0]["log"])), read_rows(Path(row["log"]))
-    changed = sum(full[q]["prediction"] != without[q]["prediction"] for q in full if q in without)
+    changed = sum(answer(full[q]) != answer(without[q]) for q in full if q in without)
     star = "*" if -high > 0 or -low < 0 else ""
     return f"{LABELS[method]} {-100 * mean:+.1f} [{-100 * high:+.1f}, {-100 * low:+.1f}]{star}, {changed}/{row['n']} changed"
 
