@@ -48,7 +48,8 @@ def measured(folder: Path, method: str, knob: str, metric: str) -> str:
     full, without = read_rows(Path(variants[0]["log"])), read_rows(Path(row["log"]))
     changed = sum(answer(full[q]) != answer(without[q]) for q in full if q in without)
     star = "*" if -high > 0 or -low < 0 else ""
-    return f"{LABELS[method]} {-100 * mean:+.1f} [{-100 * high:+.1f}, {-100 * low:+.1f}]{star}, {changed}/{row['n']} changed"
+    effect, low, high = (0.0 - 100 * value for value in (mean, high, low))  # hopkit - without; no "-0.0"
+    return f"{LABELS[method]} {effect:+.1f} [{low:+.1f}, {high:+.1f}]{star}, {changed}/{row['n']} changed"
 
 
 def table(folder: Path, metric: str) -> str:
