@@ -239,3 +239,17 @@ def test_a_paper_trace_says_what_stands_in(method):
     assert build(method, "paper")(question="Where was Atlas made?").trace["stands_in"]
     use(VALUE_ANSWER)
     assert build(method, "hopkit")(question="Where was Atlas made?").trace["stands_in"] == []
+
+
+class DisagreeingReader(ValueReader):
+    def read(self, question, passages):
+        return Span(text="1850", score=0.9, pid=passages[0].pid, start=0, end=4)
+
+
+def test_searchain_feedback_document_cut_is_a_knob():
+    for profile, seen, unseen in (("hopkit", "word119 ...", "word120 "), ("paper", "word199", None)):
+        engine = use(VALUE_ANSWER)
+        SearChain(OneRetriever(), DisagreeingReader(), profile=profile, r_max=2)(question="When was Atlas made?")
+        feedback = [t for t in engine.texts[1:] if "[[ ## chain ## ]]" in t]  # the second plan reads the document
+        assert feedback and any(seen in t for t in feedback)
+        assert unseen is None or not any(unseen in t for t in feedback)
