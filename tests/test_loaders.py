@@ -86,3 +86,42 @@ def test_unknown_and_incomplete_dataset_names():
         load_dataset_spec("bundled:val")
     with pytest.raises(InputError, match="needs more"):
         load_dataset_spec("ircot")
+
+
+def _musique_row(qid: str, hops: list[tuple[str, str, str, str]], answer: str) -> dict:
+    """hops: (question, answer, supporting title, its paragraph text); two distractors follow."""
+    paragraphs = [{"idx": i, "title": t, "paragraph_text": text, "is_supporting": True}
+                  for i, (_, _, t, text) in enumerate(hops)]
+    paragraphs += [{"idx": len(hops) + i, "title": f"D{qid}{i}", "paragraph_text": f"Distractor {qid} {i}.",
+                    "is_supporting": False} for i in range(2)]
+    paragraphs.reverse()  # the supporting paragraphs are not in hop order
+    index = {p["title"]: n for n, p in enumerate(paragraphs)}
+    decomposition = [{"id": n, "question": q, "answer": a, "paragraph_support_idx": index[t]}
+                     for n, (q, a, t, _) in enumerate(hops)]
+    return {"id": qid, "question": f"Question {qid}?", "answer": answer, "answer_aliases": [], "answerable": True,
+            "paragraphs": paragraphs, "question_decomposition": decomposition}
+
+
+def test_musique_decompositions_become_hop_queries_a_chain_and_demonstrations(tmp_path):
+    import hopkit
+    from hopkit.programs.registry import build_program
+
+    rows = [_musique_row("a", [("Hello Love >> performer", "Hank Snow", "Hello Love", "Hello Love is by Hank Snow."),
+                               ("Where did #1 die?", "Madison", "Hank Snow", "Hank Snow died in Madison."),
+                               ("#2 >> country", "United States", "Madison", "Madison is in the United States.")],
+                         "United States"),
+            _musique_row("b", [("Who wrote Brand?", "Henrik Ibsen", "Brand", "Brand is a play by Henrik Ibsen."),
+                               ("#1 >> place of birth", "Skien", "Ibsen", "Ibsen was born in Skien.")], "Skien"),
+            _musique_row("c", [("Who made Atlas?", "Kellis", "Atlas", "Atlas was made by Kellis."),
+                               ("Where was #1 born ?", "Morn", "Kellis", "Kellis was born in Morn.")], "Morn")]
+    data = load_dataset_spec(f"musique:train@{_write_jsonl(tmp_path / 'm.jsonl', rows)}")
+    first = data.examples[0]
+    assert first.hop_queries == ["performer of Hello Love?", "Where did Hank Snow die?", "country of Madison?"]
+    assert first.chain[0] == "The performer of Hello Love is Hank Snow." and first.chain[-1] == "So the answer is: United States."
+    assert [data.corpus[pid].title for pid in first.gold_pids] == ["Hello Love", "Hank Snow", "Madison"]  # hop order
+    assert data.examples[2].hop_queries[1] == "Where was Kellis born?"
+    retriever = hopkit.BM25(data.corpus)
+    for method, step in (("ircot", "reason"), ("searchain", "plan"), ("tor", "review_step")):  # no comparison needed
+        program = build_program(method, retriever, hopkit.LMReader(), train=data)
+        assert getattr(program, step).demos, method
+    assert len(build_program("tor", retriever, train=data).review_step.demos) == 3  # no one-sided comparison

@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from hopkit.data.decomposition import hop_queries_and_chain
 from hopkit.data.examples import ClosedCorpusBuilder, Dataset, make_example
 from hopkit.errors import InputError, MissingArtifactError
 
@@ -46,12 +47,20 @@ def _hotpot_like(row: dict, builder: ClosedCorpusBuilder) -> Any:
 def _musique(row: dict, builder: ClosedCorpusBuilder) -> Any:
     if not row.get("answerable", True):
         return None
-    gold = []
+    pids, gold = [], []
     for paragraph in row["paragraphs"]:
-        pid = builder.add(paragraph["title"], paragraph["paragraph_text"])
+        pids.append(builder.add(paragraph["title"], paragraph["paragraph_text"]))
         if paragraph.get("is_supporting"):
-            gold.append(pid)
-    return make_example(str(row["id"]), row["question"], [row["answer"], *row.get("answer_aliases", [])], gold)
+            gold.append(pids[-1])
+    answers = [row["answer"], *row.get("answer_aliases", [])]
+    hops = list(row.get("question_decomposition") or [])
+    queries, facts = hop_queries_and_chain(hops)
+    support = [hop.get("paragraph_support_idx") for hop in hops]
+    if not queries or not all(isinstance(i, int) and 0 <= i < len(pids) for i in support):
+        return make_example(str(row["id"]), row["question"], answers, gold)
+    ordered = list(dict.fromkeys([pids[i] for i in support] + gold))  # hop i's paragraph first, in hop order
+    return make_example(str(row["id"]), row["question"], answers, ordered, hop_queries=queries,
+                        chain=[*facts, f"So the answer is: {row['answer']}."], type=f"{len(hops)}-hop")
 
 
 def _strategyqa(row: dict, builder: ClosedCorpusBuilder) -> Any:

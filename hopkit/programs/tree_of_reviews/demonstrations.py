@@ -61,11 +61,16 @@ def build_review_demos(train: Sequence[dspy.Example], corpus: Corpus, max_words:
         else query_writer()
     bridge = _pick(train, corpus, writer, comparison=False)
     comparison = _pick(train, corpus, writer, comparison=True, avoid=bridge)
-    if bridge is None or comparison is None:
-        raise InputError("Tree of Reviews demonstrations need a two-fact bridge question and a two-fact comparison "
-                         "question whose paragraphs are in the corpus (e.g. bundled:train or an IRCoT demonstration "
-                         "file)")
+    # a dataset with no comparison questions (MuSiQue) shows its accept on a second bridge question, and has no
+    # one-sided comparison to show
+    accepted = comparison or (_pick(train, corpus, writer, comparison=False, avoid=bridge) if bridge else None)
+    if bridge is None or accepted is None:
+        raise InputError("Tree of Reviews demonstrations need two two-fact questions (a bridge question, and a "
+                         "comparison or a second bridge question) whose paragraphs are in the corpus (e.g. "
+                         "bundled:train, an IRCoT demonstration file or MuSiQue's train split)")
+    comparison = accepted
     (b_ex, b_nodes), (c_ex, c_nodes) = bridge, comparison
+    compares = _compares(c_ex)
     used = {f.paragraph.pid for f in b_nodes + c_nodes}
     unrelated = next((corpus[pid] for ex in train for pid in ex.gold_pids
                       if pid in corpus and pid not in used and ex.qid not in (b_ex.qid, c_ex.qid)), None)
@@ -81,7 +86,8 @@ def build_review_demos(train: Sequence[dspy.Example], corpus: Corpus, max_words:
               f"{b_nodes[0].node.answer_text} That is one step toward the answer.",
               f"{b_nodes[0].node.answer_text} Still missing: {missing_query}", "Search for the missing fact."),
         _Case(c_ex.question, [c1, c2], True, True, f"{c_facts} So the answer is {c_answer}.", c_answer,
-              "Each paragraph is about one of the two things the question compares.", f"{c_facts}",
+              "Each paragraph is about one of the two things the question compares." if compares else
+              "The first paragraph leads to what the second one is about.", f"{c_facts}",
               "Both facts are there, so the question can be answered."),
         _Case(b_ex.question, [unrelated.as_context(max_words)], False, False, "", "",
               f"The paragraph is about {unrelated.title}, which the question does not involve.",
@@ -91,7 +97,7 @@ def build_review_demos(train: Sequence[dspy.Example], corpus: Corpus, max_words:
               f"{c_nodes[0].node.answer_text} Still missing, the other side: {c_nodes[1].node.query}",
               "Search for the other side."),
     ]
-    if not extra_demo:
+    if not extra_demo or not compares:  # the fourth shows one side of a comparison
         cases = cases[:3]
     inputs = ("question", "paragraphs")
     review = [dspy.Example(question=c.question, paragraphs=c.paragraphs, relevant=c.relevant, sufficient=c.sufficient,
@@ -124,7 +130,7 @@ def _pick(train: Sequence[dspy.Example], corpus: Corpus, writer: dspy.Predict | 
     for example in train:
         if avoid is not None and example.qid == avoid[0].qid:
             continue
-        is_comparison = getattr(example, "type", None) == "comparison" or question_form(example.question) != OPEN
+        is_comparison = _compares(example)
         if is_comparison != comparison or not example.answers:
             continue
         facts = [s for s in (getattr(example, "chain", None) or []) if "answer is" not in s.lower()]
@@ -135,3 +141,7 @@ def _pick(train: Sequence[dspy.Example], corpus: Corpus, writer: dspy.Predict | 
         if nodes and all(f.paragraph is not None for f in nodes) and nodes[0].paragraph.pid != nodes[1].paragraph.pid:
             return example, nodes
     return None
+
+
+def _compares(example: dspy.Example) -> bool:
+    return getattr(example, "type", None) == "comparison" or question_form(example.question) != OPEN
