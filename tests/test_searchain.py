@@ -514,3 +514,22 @@ def test_an_answer_naming_neither_option_of_an_either_or_question_is_checked_onc
         question="Which was made first, Atlas or Tull?")
     assert prediction.answer == "Tull" and prediction.trace["option_check"]["before"] == "1887"
     assert prediction.trace["stats"]["option_checks"] == 1 and not engine.replies
+
+
+def test_chain_of_thought_demonstrations_need_no_comparison_question():
+    from hopkit.data.corpus import Corpus
+    from hopkit.data.examples import make_example
+    from hopkit.programs.searchain.demonstrations import build_chain_demos
+
+    class Writer:  # stands in for the LM that writes a query per fact
+        def __call__(self, question, fact):
+            return type("Out", (), {"query": f"query for: {fact}"})()
+
+    corpus = Corpus([Passage("a", "Atlas", "Atlas was made by Kellis."), Passage("k", "Kellis", "Kellis was born in Morn."),
+                     Passage("b", "Brand", "Brand was written by Ibsen."), Passage("i", "Ibsen", "Ibsen was born in Skien.")])
+    train = [make_example("1", "Where was the maker of Atlas born?", ["Morn"], ["a", "k"],
+                          chain=["Atlas was made by Kellis.", "Kellis was born in Morn.", "So the answer is: Morn."]),
+             make_example("2", "Where was the writer of Brand born?", ["Skien"], ["b", "i"],
+                          chain=["Brand was written by Ibsen.", "Ibsen was born in Skien.", "So the answer is: Skien."])]
+    demos = build_chain_demos(train, corpus, write_query=Writer())
+    assert {d.question for d in demos} == {train[0].question, train[1].question} and len(demos) == 3

@@ -7,9 +7,10 @@ answer (the paper's new branch rooted at the node).
 
 Examples with hop queries (the bundled benchmark): a three-hop and a two-hop first round, and the
 three-hop question's later round. Examples with a chain of thought only (IRCoT's demonstration
-files, in-domain for real data): a comparison's and a bridge question's first rounds, and a later
-round of a two-fact question whose reference gave the answer; their queries are written by the LM
-from the facts (chain_facts.py), so building them needs the LM configured.
+files, in-domain for real data): a comparison's (or, with none, another question's) and a bridge
+question's first rounds, and a later round of a two-fact question whose reference gave the answer;
+their queries are written by the LM from the facts (chain_facts.py), so building them needs the LM
+configured.
 """
 
 from __future__ import annotations
@@ -61,11 +62,14 @@ def _hop_demos(train: Sequence[dspy.Example], corpus: Corpus, max_words: int) ->
 
 def _fact_demos(train: Sequence[dspy.Example], corpus: Corpus, max_words: int,
                 write_query: dspy.Predict) -> list[dspy.Example]:
-    comparison = _first(train, lambda ex: question_form(ex.question) != OPEN and len(facts_of(ex)) >= 2)
     bridge = _first(train, lambda ex: question_form(ex.question) == OPEN and len(facts_of(ex)) == 2 and ex.answers)
+    # the first round of a comparison; a dataset with none (MuSiQue) shows another multi-fact question's
+    comparison = _first(train, lambda ex: question_form(ex.question) != OPEN and len(facts_of(ex)) >= 2) or _first(
+        train, lambda ex: ex is not bridge and len(facts_of(ex)) >= 2)
     if comparison is None or bridge is None:
-        raise InputError("SearChain demonstrations from chains of thought need a comparison question and a two-fact "
-                         "question with answers among the examples (e.g. IRCoT's hotpotqa demonstration file)")
+        raise InputError("SearChain demonstrations from chains of thought need a two-fact question with answers and "
+                         "a second question of two facts or more among the examples (e.g. IRCoT's demonstration "
+                         "files)")
     demos = []
     for example in (comparison, bridge):
         nodes = fact_nodes(example, corpus, write_query)
