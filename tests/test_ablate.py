@@ -54,3 +54,19 @@ def test_a_bad_variant_knob_fails_before_anything_runs(scripted, tmp_path):
     code = main(["ablate", "--method", "ircot", "--dataset", "bundled:dev", "--n", "2", "--out", str(tmp_path),
                  "--variants", "A:k=99"])
     assert code != 0 and scripted.requests == [] and not list(tmp_path.glob("*.jsonl"))
+
+
+def test_only_picks_declared_variants_and_the_paper_profile_runs_as_paper(scripted, tmp_path):
+    from hopkit.knobs import KNOBS
+
+    additions = [name for name, knob in KNOBS["tor"].items() if knob.addition]
+    declared = [v.name for v in ABLATIONS["tor"]]
+    assert all(any(f"{name}" in v for v in declared) for name in additions) and "paper profile" in declared
+    out = tmp_path / "ablate"
+    assert main(["ablate", "--method", "ircot", "--dataset", "bundled:dev", "--n", "2", "--out", str(out), "--quiet",
+                 "--only", "w/o yes_no_check,paper profile"]) == 0
+    summary = json.loads((out / "summary.json").read_text())
+    assert [v["name"] for v in summary["variants"]] == ["IRCoT (CoT reader)", "w/o yes_no_check", "paper profile"]
+    paper_log = [json.loads(line) for line in open(summary["variants"][2]["log"])]
+    assert all(row["trace"]["profile"] == "paper" for row in paper_log if "trace" in row)
+    assert main(["ablate", "--method", "ircot", "--n", "1", "--only", "w/o everything"]) == 2
