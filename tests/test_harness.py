@@ -111,3 +111,13 @@ def test_a_question_answered_twice_in_one_log_counts_once(tmp_path):
     log.append({"qid": "q1", "metrics": {"f1": 0.0}})
     again = RunLog(tmp_path / "twice.jsonl", {"run": 1})
     assert [row["metrics"]["f1"] for row in again.rows] == [1.0]
+
+
+def test_a_log_from_before_profiles_resumes_as_the_hopkit_profile(tmp_path):
+    path = tmp_path / "run.jsonl"
+    path.write_text("")
+    path.with_suffix(".meta.json").write_text(json.dumps({"method": "ircot"}))
+    RunLog(path, {"method": "ircot", "profile": "hopkit"})  # accepted
+    path.with_suffix(".meta.json").write_text(json.dumps({"method": "ircot"}))
+    with pytest.raises(InputError, match="profile"):
+        RunLog(path, {"method": "ircot", "profile": "paper"})

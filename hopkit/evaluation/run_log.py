@@ -32,6 +32,8 @@ class RunLog:
     def _check_meta(self, meta: dict) -> None:
         if self.meta_path.exists() and self.path.exists():
             previous = json.loads(self.meta_path.read_text())
+            if "profile" in meta and "profile" not in previous:
+                previous["profile"] = "hopkit"  # a log from before profiles ran hopkit's defaults
             changed = sorted(k for k in (set(previous) | set(meta)) - LABELS if previous.get(k) != meta.get(k))
             if changed:
                 raise InputError(
