@@ -1,7 +1,7 @@
 """One optimization run: demos with a DSPy teleprompter, knobs with optuna, then the saved program.
 
-Order: (1) the program with the papers' knobs is compiled by the teleprompter on train (or left
-as built); (2) a study tunes the declared knobs on dev, trial 0 being the papers' settings, each
+Order: (1) the program with the profile's knobs (``paper`` by default) is compiled by the teleprompter on train
+(or left as built); (2) a study tunes the declared knobs on dev, trial 0 being the profile's settings, each
 trial building the program with its knobs and the compiled demos; (3) the best setting is saved
 with its manifest and plots, and scored on test when a test split is given.
 """
@@ -204,7 +204,8 @@ def score_on_test(request: OptimizeRequest, build: Callable[[dict[str, Any]], ds
     test_best, calls["test_best"] = score(best, "best")
     test_default: dict[str, float] = {}
     if default_trial and default_trial.number != best.number:
-        say(f"scoring the papers' setting (trial {default_trial.number}) on the same test questions ...")
+        say(f"scoring the {request.profile} profile's setting (trial {default_trial.number}) on the same test "
+            "questions ...")
         test_default, calls["test_default"] = score(default_trial, "default")
     elif default_trial:
         test_default, calls["test_default"] = test_best, calls["test_best"]
