@@ -18,7 +18,8 @@ from hopkit.text.normalize import normalize_answer
 from hopkit.text.question_form import YES_NO, question_form
 
 SENTENCE_WORDS = 5  # an answer this long, with a verb, is a sentence
-_VERBS = {"is", "are", "was", "were", "has", "have", "had", "does", "did", "became", "become", "becomes", "lived", "lives", "died", "dies", "born", "made", "makes",
+_VERBS = {"is", "are", "was", "were", "has", "have", "had", "does", "did", "became",
+           "become", "becomes", "lived", "lives", "died", "dies", "born", "made", "makes",
                         "founded", "released", "directed", "wrote", "written", "played", "plays", "won", "contains"}
 
 

@@ -82,7 +82,8 @@ def cmd_ablate(args: argparse.Namespace) -> None:
     folder = args.out or runs_dir() / "ablate" / slug(dataset.name) / f"{slug(args.method)}__{slug(args.lm)}"
     meta = {"dataset": dataset.name, "lm": args.lm, "api_base": args.api_base, "retriever": args.retriever,
             "reader": args.reader, "demos_from": demos_from or "none", "max_tokens": args.max_tokens,
-            "fixed_knobs": fixed, "profile": args.profile, **({"task": task.name} if task.name != "multihop-qa" else {})}
+            "fixed_knobs": fixed, "profile": args.profile,
+            **({"task": task.name} if task.name != "multihop-qa" else {})}
     results = run_ablation(variants, build, examples, metrics, Path(folder), meta, args.threads, not args.quiet)
     title = (f"{args.method} ablations on {dataset.name} ({task.name}; n = {len(examples)}, {args.retriever}, "
              f"{args.lm})")

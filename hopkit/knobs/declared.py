@@ -20,7 +20,8 @@ PARAGRAPH_WORDS = 120
 
 def paragraph_words(default: int, origin: str) -> Knob:
     return Knob("paragraph_words", default, "words of each paragraph shown to the LM; 0: the whole paragraph "
-                "(the papers read whole paragraphs)", 0, 400, 1, paper=0, addition=True, label="paragraph word cut", origin=origin)
+                "(the papers read whole paragraphs)", 0, 400, 1, paper=0, addition=True,
+                label="paragraph word cut", origin=origin)
 
 
 # Shared by every method that answers: the answer-form steps of hopkit/additions/.
@@ -40,7 +41,8 @@ OPTION_CHECK = Knob("option_check", True, "when an either-or question gets an an
 ANSWER_AS_ASKED = Knob("answer_as_asked", True, "the answer prompt's sentence 'answer the question as asked: yes or "
                        "no when it asks yes or no, one of the named options when it asks which' (readers' "
                        "instructions; SearChain's answer fields)",
-                       choices=(True, False), paper=False, addition=True, label="answer-as-asked wording", origin=_DEV100)
+                       choices=(True, False), paper=False, addition=True,
+                       label="answer-as-asked wording", origin=_DEV100)
 
 KNOBS: dict[str, dict[str, Knob]] = {
     "oner": {
@@ -65,7 +67,8 @@ KNOBS: dict[str, dict[str, Knob]] = {
                               builds_demos=True, origin="IRCoT section 3"),
         "balance_openings": Knob("balance_openings", True, "demonstrations taken round-robin over their questions' "
                                  "openings, so one template cannot fill the budget (off: the paper's random choice)",
-                                 choices=(True, False), builds_demos=True, paper=False, addition=True, label="demonstrations balanced by opening",
+                                 choices=(True, False), builds_demos=True, paper=False, addition=True,
+                                 label="demonstrations balanced by opening",
                                  origin="designed on the bundled world's train demonstrations"),
         "skip_restated": Knob("skip_restated", True, "keep the first generated sentence the chain does not already "
                               "hold. This stands in for the paper's text continuation: its reasoner continues "
@@ -77,7 +80,9 @@ KNOBS: dict[str, dict[str, Knob]] = {
                                origin="the paper's rule by default"),
         "step_tokens": Knob("step_tokens", 160, "most tokens one reason step may generate (only its first new sentence "
                             "is kept); 0: no cap beyond the LM's max_tokens, as the paper", 0, 1024, 1, paper=0,
-                            addition=True, label="reason-step token cap", origin="a generation that copies paragraphs is cut here (cost only)"),
+                            addition=True,
+                            label="reason-step token cap",
+                            origin="a generation that copies paragraphs is cut here (cost only)"),
         "paragraph_words": paragraph_words(PARAGRAPH_WORDS, "one budget for OneR and IRCoT"),
         "answer_as_asked": ANSWER_AS_ASKED,
         "yes_no_check": YES_NO_CHECK,
@@ -101,12 +106,15 @@ KNOBS: dict[str, dict[str, Knob]] = {
                             "ROUGE-L against alpha", choices=("short", "long"), origin="SearChain section 3.3"),
         "answer_from": Knob("answer_from", "last_chain", "last_chain: the final answer and content come from the last "
                             "chain with IR's answers put in; path: tracing over every node IR processed (Algorithm "
-                            "1's R)", choices=("last_chain", "path"), paper="path", addition=True, label="answer from the last chain",
+                            "1's R)", choices=("last_chain", "path"), paper="path", addition=True,
+                            label="answer from the last chain",
                             origin="designed on bundled dev and dev100's first 20 SearChain traces"),
         "duplicates": Knob("duplicates", "rejudge", "skip: every processed query is skipped (the paper); rejudge: a "
                            "repeat whose answer conflicts with the recorded one is judged again against its recorded "
                            "reading, and an unsolved query is never skipped", choices=("skip", "rejudge"),
-                           paper="skip", addition=True, label="repeated queries re-judged", origin="designed on bundled dev (3 of 10 questions spent "
+                           paper="skip", addition=True,
+                           label="repeated queries re-judged",
+                           origin="designed on bundled dev (3 of 10 questions spent "
                            "every round on one repeated correction)"),
         "decompose_retry": Knob("decompose_retry", True, "when the first chain is one node that restates the "
                                 "question, ask once more for a decomposition", choices=(True, False), paper=False,
@@ -119,7 +127,8 @@ KNOBS: dict[str, dict[str, Knob]] = {
         "no_answer": Knob("no_answer", "go_on", "an unsolved node whose reader finds no answer in its document: "
                           "go_on keeps it unsolved and IR goes on to the next node; feedback completes it all the "
                           "same, ending the round (the paper's DPR reader always returns a span)",
-                          choices=("go_on", "feedback"), paper="feedback", addition=True, label="go on past an empty reading",
+                          choices=("go_on", "feedback"), paper="feedback", addition=True,
+                          label="go on past an empty reading",
                           origin="designed on bundled dev and dev100 SearChain traces"),
         "plan_tokens": Knob("plan_tokens", 384, "most tokens one Chain-of-Query may take; 0: no cap beyond the LM's "
                             "max_tokens, as the paper", 0, 1024, 1, paper=0, addition=True, label="plan token cap",
@@ -147,7 +156,8 @@ KNOBS: dict[str, dict[str, Knob]] = {
         "mpc_review": Knob("mpc_review", "reasoning_first", "the review prompt under MPC expansion: plain (the paper's "
                            "review without thoughts, its Table 8) or reasoning_first (write the reasoning path, or "
                            "what is missing, before judging)", choices=("plain", "reasoning_first"), paper="plain",
-                           addition=True, label="reasoning-first MPC review", origin="designed on dev100's first 19 ToR traces"),
+                           addition=True,
+                           label="reasoning-first MPC review", origin="designed on dev100's first 19 ToR traces"),
         "fusion": Knob("fusion", "evidence", "the reader reads the analyses, the paragraphs, or both (evidence)",
                        choices=("analysis", "paragraph", "evidence"), origin="ToR section 3.4"),
         "relevance_pruning": Knob("relevance_pruning", True, "do not expand paragraphs reviewed as irrelevant",
@@ -162,14 +172,17 @@ KNOBS: dict[str, dict[str, Knob]] = {
         "query_fallback": Knob("query_fallback", True, "a search whose review gave no query (or only the question "
                                "again) gets one call that writes a query for the missing fact; off: the review's "
                                "output is sent as it is, and an empty one is not expanded", choices=(True, False),
-                               paper=False, addition=True, label="query-writing fallback", origin="designed on dev100's first 19 ToR traces"),
+                               paper=False, addition=True,
+                               label="query-writing fallback", origin="designed on dev100's first 19 ToR traces"),
         "extra_demo": Knob("extra_demo", True, "a fourth review demonstration: a comparison question with one side "
                            "only (relevant, search for the other side); off: the paper's 3 shots",
-                           choices=(True, False), builds_demos=True, paper=False, addition=True, label="fourth review demonstration",
+                           choices=(True, False), builds_demos=True, paper=False, addition=True,
+                           label="fourth review demonstration",
                            origin="designed on dev100's first 19 ToR traces (13 gold comparison paragraphs rejected)"),
         "check_accept": Knob("check_accept", True, "an accept whose short answer is not in the paragraphs on its path "
                              "(yes/no: fewer than two paragraphs) searches on instead", choices=(True, False),
-                             paper=False, addition=True, label="checked accept", origin="designed on dev100's first 19 ToR traces"),
+                             paper=False, addition=True,
+                             label="checked accept", origin="designed on dev100's first 19 ToR traces"),
         "check_reject": Knob("check_reject", True, "a reject of a paragraph whose title names one of an either-or "
                              "question's two options searches on instead (the paragraph is one side of the "
                              "comparison)", choices=(True, False), paper=False, addition=True, label="checked reject",

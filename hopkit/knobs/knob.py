@@ -79,8 +79,8 @@ class Knob:
                 raise InputError(f"{self.name}={value!r} is not one of {', '.join(map(str, self.choices))}{hint}")
             return value
         if isinstance(value, bool) or not isinstance(value, (int, float)):
-            raise InputError(f"{self.name}={value!r} is not a number; give {'an integer' if kind == 'int' else 'a number'} "
-                             f"in {self.range_text}")
+            wanted = "an integer" if kind == "int" else "a number"
+            raise InputError(f"{self.name}={value!r} is not a number; give {wanted} in {self.range_text}")
         if kind == "int":
             if isinstance(value, float) and not value.is_integer():
                 raise InputError(f"{self.name}={value!r} is not an integer; give an integer in {self.range_text}")

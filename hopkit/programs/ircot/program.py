@@ -78,14 +78,16 @@ class IRCoT(dspy.Module):
                  max_steps: int | None = None, answer_reader: ReaderMode | None = None,
                  m_distractors: int | None = None, balance_openings: bool | None = None,
                  skip_restated: bool | None = None, stop_on_repeat: bool | None = None,
-                 step_tokens: int | None = None, paragraph_words: int | None = None, answer_as_asked: bool | None = None,
+                 step_tokens: int | None = None, paragraph_words: int | None = None,
+                 answer_as_asked: bool | None = None,
                  yes_no_check: bool | None = None, restatement: bool | None = None, option_check: bool | None = None,
                  profile: Profile = "hopkit", train: Dataset | None = None, demos: DemoSet | None = None) -> None:
         super().__init__()
         knobs = resolve("ircot", profile, dict(
             k=k, cap=cap, max_steps=max_steps, answer_reader=answer_reader, m_distractors=m_distractors,
             balance_openings=balance_openings, skip_restated=skip_restated, stop_on_repeat=stop_on_repeat,
-            step_tokens=step_tokens, paragraph_words=paragraph_words, answer_as_asked=answer_as_asked, yes_no_check=yes_no_check,
+            step_tokens=step_tokens, paragraph_words=paragraph_words, answer_as_asked=answer_as_asked,
+            yes_no_check=yes_no_check,
             restatement=restatement, option_check=option_check), owner="IRCoT")
         if demos is not None and train is not None:
             raise InputError("give IRCoT either train (demonstrations built from it) or demos (built ones), not both")
@@ -172,8 +174,8 @@ class IRCoT(dspy.Module):
                  "option_checks": called(records.get("option_check"))}
         pids = [p.pid for p in collection.passages]
         trace = {"method": "ircot", "profile": self.profile, "stands_in": stand_ins("ircot", self.profile),
-                 "k": self.k, "cap": self.cap, "max_steps": self.max_steps, "reader": self.reader_mode, "stop": stop, "steps": steps, "chain": sentences,
-                 "reader_output": reader_trace, "stats": stats}
+                 "k": self.k, "cap": self.cap, "max_steps": self.max_steps, "reader": self.reader_mode, "stop": stop,
+                 "steps": steps, "chain": sentences, "reader_output": reader_trace, "stats": stats}
         return hop_prediction(answer, citations=pids, retrieved=pids, trace=trace)
 
     def _step_config(self) -> dict:

@@ -37,10 +37,10 @@ from hopkit.additions.answer_steps import AnswerSteps, called
 from hopkit.data.examples import Dataset
 from hopkit.errors import InputError
 from hopkit.knobs import resolve
+from hopkit.knobs.knob import Profile
 from hopkit.knobs.stand_ins import stand_ins
 from hopkit.knobs.theta import default_theta
 from hopkit.programs.documented import documented
-from hopkit.knobs.knob import Profile
 from hopkit.programs.searchain.demonstrations import build_chain_demos
 from hopkit.text.similarity import rouge_l
 from hopkit.text.normalize import normalize_answer
@@ -76,7 +76,8 @@ class SearChain(dspy.Module):
                  no_answer: str | None = None, short_form: bool | None = None, paragraph_words: int | None = None,
                  yes_no_check: bool | None = None, restatement: bool | None = None, option_check: bool | None = None,
                  answer_as_asked: bool | None = None, plan_tokens: int | None = None, profile: Profile = "hopkit",
-                 use_ir: bool = True, verify: bool = True, complete: bool = True, train: Dataset | None = None, demos: list[dspy.Example] | None = None) -> None:
+                 use_ir: bool = True, verify: bool = True, complete: bool = True, train: Dataset | None = None,
+                 demos: list[dspy.Example] | None = None) -> None:
         super().__init__()
         knobs = resolve("searchain", profile, dict(
             theta=theta, alpha=alpha, r_max=r_max, k=k, dup_threshold=dup_threshold, answer_form=answer_form,
@@ -102,7 +103,8 @@ class SearChain(dspy.Module):
         self.use_ir, self.verify, self.complete = use_ir, verify, complete
         self.max_words, self.plan_tokens = knobs["paragraph_words"], knobs["plan_tokens"]
         self.plan = dspy.Predict(with_answer_form_field(ChainOfQuery, "final_answer", knobs["answer_as_asked"]))
-        self.trace_answer = dspy.Predict(with_answer_form_field(TraceWithReferences, "answer", knobs["answer_as_asked"]))
+        self.trace_answer = dspy.Predict(
+            with_answer_form_field(TraceWithReferences, "answer", knobs["answer_as_asked"]))
         if train is not None:
             demos = build_chain_demos(train.examples, train.corpus)
         if demos:
@@ -159,12 +161,14 @@ class SearChain(dspy.Module):
         sources = [_SOURCE.get(node.action, node.action) for node in path]
         trace = {
             "method": "searchain", "profile": self.profile, "variant": self.variant,
-            "stands_in": stand_ins("searchain", self.profile, reader=type(self.reader).__name__, theta=self.theta), "theta": self.theta, "alpha": self.alpha,
+            "stands_in": stand_ins("searchain", self.profile, reader=type(self.reader).__name__, theta=self.theta),
+            "theta": self.theta, "alpha": self.alpha,
             "r_max": self.r_max, "k": self.k, "answer_form": self.answer_form, "no_answer": self.no_answer,
             "finished": finished,
             "tree": tree.to_dict(), "path": [node.id for node in path], "final_content": content,
             "references": final.references, "answer_source": final.source, "traced_answer": final.traced,
-            "restated_chain": retried, "answer_before_steps": answer_before_steps, "short_form": shortened, "yes_no_check": checked,
+            "restated_chain": retried, "answer_before_steps": answer_before_steps, "short_form": shortened,
+            "yes_no_check": checked,
             "option_check": picked,
             "stats": {"rounds": len(tree.branches), "skc": len(final.references),
                       "unreadable_chains": sum(b.parse == "unreadable" for b in tree.branches),

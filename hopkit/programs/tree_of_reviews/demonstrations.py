@@ -4,10 +4,12 @@ The paper uses 3-shot prompts from each dataset's training split. Four distinct 
 a bridge question's first paragraph (relevant, one hop short: search with a query for the missing
 fact), a comparison question with both paragraphs (sufficient: accept, with the reasoning and the
 answer), a paragraph the bridge question does not need (reject), and the comparison question with
-only its first paragraph (relevant, one side short: search for the other side). The fourth is ours (knob ``extra_demo``; the paper's 3 shots without it):
-on the first 19 dev100 questions the 1.5B rejected 13 gold paragraphs of comparison questions as
-"not enough to answer", and accepted 22 single paragraphs of either-or questions. Plus a missing paragraph
-written for the bridge question and fusion demonstrations for each fusion mode. Examples with hop
+only its first paragraph (relevant, one side short: search for the other side). The fourth is ours
+(knob ``extra_demo``; the paper's 3 shots without it): on the first 19 dev100 questions the 1.5B rejected
+13 gold paragraphs of comparison questions as "not enough to answer", and accepted 22 single paragraphs of
+either-or questions. A dataset with no comparison questions (MuSiQue) shows its accept on a second bridge
+question and has no fourth. Plus a missing paragraph written for the bridge question and fusion
+demonstrations for each fusion mode. Examples with hop
 queries (bundled) use them; examples with only a chain of thought (IRCoT's files, through
 ``--demos-from``) get LM-written queries per fact (programs/searchain/chain_facts.py).
 """
