@@ -15,6 +15,7 @@ import argparse
 import json
 from pathlib import Path
 
+from hopkit.text.normalize import normalize_answer
 from hopkit.evaluation.paired import read_rows
 from hopkit.knobs import KNOBS
 from hopkit.knobs.table import show
@@ -24,7 +25,8 @@ LABELS = {"oner": "OneR", "ircot": "IRCoT", "searchain": "SearChain", "tor": "To
 
 
 def answer(row: dict) -> str:
-    return (row.get("prediction") or {}).get("answer", "")
+    """The answer as the metrics read it (case, articles and punctuation aside)."""
+    return normalize_answer((row.get("prediction") or {}).get("answer", "") or "")
 
 
 def variant_name(method: str, knob: str) -> str | None:

@@ -12,6 +12,7 @@ import argparse
 from pathlib import Path
 from statistics import mean
 
+from hopkit.text.normalize import normalize_answer
 from hopkit.evaluation.paired import compare_runs, paired_bootstrap, read_rows
 
 LABELS = {"ircot": "IRCoT", "searchain": "SearChain", "tor": "ToR"}
@@ -19,7 +20,8 @@ METRICS = ("em", "f1", "cover_em", "recall@15")
 
 
 def answer(row: dict) -> str:
-    return (row.get("prediction") or {}).get("answer", "")
+    """The answer as the metrics read it (case, articles and punctuation aside)."""
+    return normalize_answer((row.get("prediction") or {}).get("answer", "") or "")
 
 
 def commits(status: Path, name: str) -> list[str]:
