@@ -7,7 +7,6 @@ from pathlib import Path
 
 from hopkit.cli.components import (add_lm_flags, add_question_flags, add_retrieval_flags, configure_lm, load_dataset,
                                    load_retriever, parse_knobs, pick_questions, slug)
-from hopkit.errors import InputError
 from hopkit.knobs import PROFILES
 from hopkit.paths import runs_dir
 

@@ -14,9 +14,8 @@ from pathlib import Path
 from typing import Any
 
 import dspy
-import optuna
 
-from hopkit.errors import InputError, MissingArtifactError
+from hopkit.errors import MissingArtifactError
 from hopkit.knobs import check_values
 from hopkit.optimize.demos import apply_state
 from hopkit.programs.registry import build_program, get_method
