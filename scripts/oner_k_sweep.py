@@ -7,7 +7,7 @@ k=K --out ...` writes, so a log can be resumed, reported or compared by either. 
 again: finished (question, K) pairs are skipped.
 
     python scripts/oner_k_sweep.py --dataset ircot:../shared/data/hotpotqa/dev100.jsonl --n 100 \
-        --out-dir docs/runs/dev100 [--ks 5,7,9,11,13,15] [--retriever bm25] [--lm local:qwen1.5b]
+        --out-dir docs/runs/dev100 [--ks 5,7,9,11,13,15] [--retriever bm25] [--lm local:qwen1.5b] [--profile paper]
 """
 
 from __future__ import annotations
@@ -35,6 +35,7 @@ def main() -> None:
     parser.add_argument("--n", type=int, default=None)
     parser.add_argument("--ks", default="5,7,9,11,13,15")
     parser.add_argument("--out-dir", type=Path, required=True)
+    parser.add_argument("--profile", default="hopkit", choices=["hopkit", "paper"])
     parser.add_argument("--set", action="append", default=[], help="knob=value for every K (e.g. yes_no_check=false)")
     add_lm_flags(parser)
     add_retrieval_flags(parser)
@@ -46,7 +47,7 @@ def main() -> None:
     configure_lm(args)
     metrics = [get_metric(name) for name in METRICS]
     knobs = parse_knobs(args.set)
-    programs = {k: build_program("oner", retriever=retriever, **{**knobs, "k": k}) for k in ks}
+    programs = {k: build_program("oner", retriever=retriever, profile=args.profile, **{**knobs, "k": k}) for k in ks}
     args.method = "oner"
     logs = {k: RunLog(args.out_dir / f"oner-k{k}-{slug(args.retriever)}__{slug(args.lm)}.jsonl",
                       eval_meta(args, dataset.name, {**knobs, "k": k}))

@@ -6,7 +6,7 @@ import argparse
 from pathlib import Path
 
 from hopkit.cli.components import (add_lm_flags, add_question_flags, add_retrieval_flags, configure_lm, load_dataset,
-                                   load_retriever, parse_knobs, pick_questions, slug)
+                                   load_retriever, parse_knobs, pick_questions, retriever_choice, slug)
 from hopkit.knobs import PROFILES
 from hopkit.paths import runs_dir
 
@@ -82,7 +82,7 @@ def cmd_ablate(args: argparse.Namespace) -> None:
     meta = {"dataset": dataset.name, "lm": args.lm, "api_base": args.api_base, "retriever": args.retriever,
             "reader": args.reader, "demos_from": demos_from or "none", "max_tokens": args.max_tokens,
             "fixed_knobs": fixed, "profile": args.profile,
-            **({"task": task.name} if task.name != "multihop-qa" else {})}
+            **({"task": task.name} if task.name != "multihop-qa" else {}), **retriever_choice(args)}
     results = run_ablation(variants, build, examples, metrics, Path(folder), meta, args.threads, not args.quiet)
     title = (f"{args.method} ablations on {dataset.name} ({task.name}; n = {len(examples)}, {args.retriever}, "
              f"{args.lm})")

@@ -21,6 +21,7 @@ from hopkit.cli.components import (
     load_retriever,
     parse_knobs,
     pick_questions,
+    retriever_choice,
     slug,
 )
 from hopkit.errors import InputError
@@ -84,7 +85,14 @@ def cmd_train_retriever(args: argparse.Namespace) -> None:
         from hopkit.data.registry import ensure_bundled
 
         corpus, _ = _corpus(args)
-        triples = ensure_bundled() / "triples.jsonl" if args.triples == "bundled" else Path(args.triples)
+        if args.triples == "gold":
+            from hopkit.retrieval.colbert.gold_triples import write_gold_triples
+
+            triples = out.with_name(out.name + ".triples.jsonl")
+            count = write_gold_triples(load_dataset(args.dataset).examples, corpus, triples)
+            print(f"{count} triples from {args.dataset}'s gold paragraphs: {triples}")
+        else:
+            triples = ensure_bundled() / "triples.jsonl" if args.triples == "bundled" else Path(args.triples)
         start = time.perf_counter()
         train_colbert(str(init), triples, corpus, out, TrainSettings(steps=args.steps, bsize=args.bsize, lr=args.lr))
         print(f"fine-tuned {args.steps} steps in {time.perf_counter() - start:.0f}s: {out}")
@@ -231,7 +239,7 @@ def eval_meta(args: argparse.Namespace, dataset_name: str, knobs: dict) -> dict:
     """The settings a run log records, so that a resume cannot mix two runs."""
     return {"method": args.method, "dataset": dataset_name, "lm": args.lm, "api_base": args.api_base,
             "knobs": knobs, "profile": getattr(args, "profile", "hopkit"), "retriever": args.retriever,
-            "max_tokens": args.max_tokens}
+            "max_tokens": args.max_tokens, **retriever_choice(args)}
 
 
 def cmd_eval(args: argparse.Namespace) -> None:

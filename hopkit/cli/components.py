@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import re
+import sys
 from pathlib import Path
 
 import dspy
@@ -14,6 +15,7 @@ from hopkit.errors import InputError
 from hopkit.knobs import PROFILES, parse_knobs  # noqa: F401 (the CLI's --set parser)
 from hopkit.lm.factory import DEFAULT_LM, LMSpec, check_reachable, make_lm
 from hopkit.paths import index_dir
+from hopkit.retrieval.choice import AUTO
 from hopkit.retrieval.loading import open_retriever
 from hopkit.retrieval.counting import CountingRetriever
 
@@ -36,7 +38,9 @@ def add_profile_flag(parser: argparse.ArgumentParser, default: str = "hopkit",
 
 
 def add_retrieval_flags(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--retriever", default="bm25", help="bm25 | colbert | hybrid | remote:URL")
+    parser.add_argument("--retriever", default="bm25",
+                        help="bm25 | colbert | hybrid | remote:URL | auto (BM25 unless the corpus's ColBERT index "
+                        "has the higher question recall on the dataset)")
     parser.add_argument("--index", type=Path, default=None, help="index folder (default: the dataset's)")
     parser.add_argument("--plaid", default=None, help="ColBERT search settings: ncells=N,centroid_score_threshold=X,ndocs=N")
     parser.add_argument("--reader", default="lm", help="lm (answerability confidence) | lm:span | extractive:<model name or path>")
@@ -68,6 +72,8 @@ def load_retriever(args: argparse.Namespace, dataset: Dataset | None) -> Countin
                          "passages) with `hopkit index --backend bm25 --corpus FILE.jsonl --out DIR` and pass --index DIR")
     from hopkit.retrieval.loading import parse_plaid
 
+    if args.retriever == AUTO:
+        _apply_choice_rule(args, dataset)
     retriever = open_retriever(args.retriever, lambda backend: default_index_path(dataset.corpus_name, backend),
                                args.index, parse_plaid(getattr(args, "plaid", None)))
     corpus = getattr(retriever, "corpus", None)
@@ -105,3 +111,23 @@ def pick_questions(examples: list, n: int | None, questions: str | None) -> list
             raise InputError(f"--questions {questions}: the dataset has {len(examples)} questions")
         examples = examples[int(first) - 1:int(last)]
     return examples[:n] if n else list(examples)
+
+
+def _apply_choice_rule(args: argparse.Namespace, dataset: Dataset | None) -> None:
+    """``--retriever auto``: BM25 unless the corpus's ColBERT index has the higher question recall (printed, kept
+    in ``args.retriever_choice`` for the run's metadata)."""
+    from hopkit.retrieval.choice import choose_retriever
+    from hopkit.retrieval.loading import load_index
+
+    if args.index is not None or dataset is None:
+        raise InputError("--retriever auto chooses between the dataset's own indexes: give --dataset, not --index")
+    choice = choose_retriever(dataset.examples, lambda backend: default_index_path(dataset.corpus_name, backend),
+                              load_index)
+    args.retriever, args.retriever_choice = choice.backend, choice.summary()
+    print(f"retriever: {args.retriever_choice}", file=sys.stderr)
+
+
+def retriever_choice(args: argparse.Namespace) -> dict:
+    """What ``--retriever auto`` chose and why, for a run's metadata (nothing for a named retriever)."""
+    choice = getattr(args, "retriever_choice", None)
+    return {"retriever_choice": choice} if choice else {}

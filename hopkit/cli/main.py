@@ -37,7 +37,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     train = verbs.add_parser("train-retriever", help="derive and fine-tune a ColBERT checkpoint")
     train.add_argument("--init", default="minilm", help="minilm (derive offline) or a checkpoint folder / hub name")
-    train.add_argument("--triples", default=None, help="'bundled' or a triples JSONL (query, positive, negative)")
+    train.add_argument("--triples", default=None,
+                       help="'bundled', 'gold' (the --dataset's questions against their gold paragraphs, BM25's best "
+                       "non-gold paragraphs as negatives) or a triples JSONL (query, positive, negative)")
     _add_corpus_flags(train)
     train.add_argument("--steps", type=int, default=200)
     train.add_argument("--bsize", type=int, default=8)

@@ -1,0 +1,84 @@
+#!/usr/bin/env bash
+# Issue 39's runs: every method on the three real dev sets, one LM job at a time, each resuming from its log.
+#   git worktree add ../hopkit-datasets HEAD      # the code every run uses, fixed at one commit
+#   nohup bash scripts/datasets_queue.sh ../hopkit-datasets > /dev/null 2>&1 &
+# Stage 1 (first 20 questions of each set): OneR's K sweep, and IRCoT, SearChain and ToR zero-shot and with the
+# dataset's in-domain demonstrations (the IRCoT authors' files for HotpotQA and 2Wiki, MuSiQue's train
+# decompositions). Stage 2 grows every run to 60 questions (2Wiki: all 82; CoR 30) with the demonstrations that won
+# stage 1 for that method and dataset (scripts/demos_choice.py; a tie goes to zero-shot). Stage 3: the same with
+# --profile paper. The retriever is `--retriever auto` (BM25 unless the set's fine-tuned ColBERT has the higher
+# question recall: scripts/retriever_choice.sh builds those indexes). The table: python scripts/datasets_table.py
+# Setup first: scripts/install.sh, hopkit models fetch qwen1.5b, bash scripts/retriever_choice.sh.
+set -u
+cd "$(dirname "$0")/.."
+MAIN=$PWD
+CODE=$(cd "${1:-.}" && pwd)
+PY=$MAIN/.venv/bin/python
+SHARED=$(cd "$MAIN/../shared/data" && pwd)
+ROOT=$MAIN/docs/runs/datasets
+STATUS=$ROOT/queue-status
+mkdir -p "$ROOT"
+[ -x "$PY" ] || { echo "no $PY: run scripts/install.sh first" >&2; exit 1; }
+LM=(--retriever auto --lm local:qwen1.5b --quiet)
+declare -A DEV=([hotpotqa]="ircot:$SHARED/hotpotqa/dev100.jsonl"
+                [2wiki]="2wikimultihopqa:validation@$SHARED/2wiki/dev82.jsonl"
+                [musique]="musique:validation@$SHARED/musique/dev100.jsonl")
+declare -A DEMOS=([hotpotqa]="ircot-demos:$SHARED/ircot-demos/hotpotqa.txt"
+                  [2wiki]="ircot-demos:$SHARED/ircot-demos/2wikimultihopqa.txt"
+                  [musique]="musique:train@$SHARED/musique/train100.jsonl")
+declare -A FULL=([hotpotqa]=60 [2wiki]=82 [musique]=60)
+DATASETS=(hotpotqa 2wiki musique)
+hk() {  # the CLI of the pinned code
+    env -C "$CODE" PYTHONPATH="$CODE" "$PY" -m hopkit.cli.main "$@"
+}
+run() {  # dataset, log name, n, then the flags
+    local set=$1 name=$2 n=$3; shift 3
+    local out=$ROOT/$set
+    mkdir -p "$out"
+    echo "start $set/$name n=$n $(date +%T) $(git -C "$CODE" rev-parse --short HEAD)" >> "$STATUS"
+    hk eval --dataset "${DEV[$set]}" --n "$n" "${LM[@]}" --out "$out/$name.jsonl" "$@" >> "$out/$name.out" 2>&1
+    echo "done $set/$name rc=$? $(date +%T)" >> "$STATUS"
+}
+sweep() {  # dataset, n, profile
+    local out=$ROOT/$1/oner-sweep-$3
+    mkdir -p "$out"
+    echo "start $1/oner-sweep-$3 n=$2 $(date +%T) $(git -C "$CODE" rev-parse --short HEAD)" >> "$STATUS"
+    env -C "$CODE" PYTHONPATH="$CODE" "$PY" "$CODE/scripts/oner_k_sweep.py" --dataset "${DEV[$1]}" --n "$2" \
+        --profile "$3" --out-dir "$out" "${LM[@]}" >> "$out.out" 2>&1
+    echo "done $1/oner-sweep-$3 rc=$? $(date +%T)" >> "$STATUS"
+}
+chosen() {  # dataset, method: "zeroshot" or "indomain", from stage 1's logs
+    "$PY" "$MAIN/scripts/demos_choice.py" "$ROOT/$1" "$2"
+}
+demos_flag() {  # dataset, zeroshot|indomain
+    [ "$2" = indomain ] && echo "${DEMOS[$1]}" || echo none
+}
+for set in "${DATASETS[@]}"; do  # stage 1
+    sweep "$set" 20 hopkit
+    run "$set" nor-hopkit 20 --method nor
+    for method in ircot searchain tor; do
+        for demos in zeroshot indomain; do
+            run "$set" "$method-hopkit-$demos" 20 --method "$method" --demos-from "$(demos_flag "$set" $demos)"
+        done
+    done
+done
+for set in "${DATASETS[@]}"; do  # stage 2
+    n=${FULL[$set]}
+    sweep "$set" "$n" hopkit
+    run "$set" nor-hopkit "$n" --method nor
+    for method in ircot searchain tor; do
+        demos=$(chosen "$set" "$method")
+        run "$set" "$method-hopkit-$demos" "$n" --method "$method" --demos-from "$(demos_flag "$set" "$demos")"
+    done
+    demos=$(chosen "$set" tor)
+    run "$set" "cor-hopkit-$demos" 30 --method cor --demos-from "$(demos_flag "$set" "$demos")"
+done
+for set in "${DATASETS[@]}"; do  # stage 3: the papers' methods as written, same questions and demonstrations
+    n=${FULL[$set]}
+    sweep "$set" "$n" paper
+    for method in ircot searchain tor; do
+        demos=$(chosen "$set" "$method")
+        run "$set" "$method-paper-$demos" "$n" --method "$method" --profile paper \
+            --demos-from "$(demos_flag "$set" "$demos")"
+    done
+done

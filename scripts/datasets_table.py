@@ -1,0 +1,125 @@
+"""Issue 39's main table, as in the papers: methods as rows, HotpotQA, 2Wiki and MuSiQue as columns
+(scripts/datasets_queue.sh's logs). A cell: EM/F1 (n), LM calls per question, recall at the paragraphs the method
+read (and how many it read), and the paired F1 difference against OneR at the K that scored best on that set.
+
+    python scripts/datasets_table.py [--root docs/runs/datasets] [--profile hopkit|paper] [--retrieval]
+
+--retrieval adds, per dataset, IRCoT's recall at its paragraphs read against BM25's with the question alone at the
+same number of paragraphs per question (the paper's retrieval figure); it needs the sets' BM25 indexes.
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from statistics import mean
+
+from hopkit.evaluation.metrics import recall_at
+from hopkit.evaluation.paired import compare_runs, read_rows
+
+DATASETS = {"hotpotqa": "HotpotQA", "2wiki": "2WikiMultihopQA", "musique": "MuSiQue"}
+METHODS = {"nor": "NoR", "oner": "OneR", "ircot": "IRCoT", "searchain": "SearChain", "tor": "ToR", "cor": "CoR"}
+
+
+def read(row: dict) -> list[str]:
+    return list((row.get("prediction") or {}).get("retrieved") or [])
+
+
+def best_oner(folder: Path, profile: str) -> tuple[int, dict[str, dict]] | None:
+    """OneR's K with the best mean F1 on the sweep's questions, and that K's rows."""
+    logs = sorted((folder / f"oner-sweep-{profile}").glob("oner-k*.jsonl"))
+    scored = []
+    for path in logs:
+        rows = read_rows(path)
+        if rows:
+            k = int(path.name.split("-k")[1].split("-")[0])
+            scored.append((mean(r["metrics"]["f1"] for r in rows.values()), -k, k, rows))
+    if not scored:
+        return None
+    _, _, k, rows = max(scored, key=lambda s: s[:2])  # a tie goes to the smaller K
+    return k, rows
+
+
+def method_rows(folder: Path, method: str, profile: str) -> dict[str, dict]:
+    """The method's longest log for the profile (stage 2 grows the chosen demonstrations' log)."""
+    names = [f"{method}-{profile}*.jsonl"] + (["nor-hopkit*.jsonl"] if method == "nor" else [])
+    logs = [read_rows(path) for pattern in names for path in folder.glob(pattern)]
+    return max(logs, key=len, default={})
+
+
+def cell(rows: dict[str, dict], oner: dict[str, dict] | None) -> str:
+    if not rows:
+        return "-"
+    values = list(rows.values())
+    em, f1 = (100 * mean(r["metrics"].get(m, 0.0) for r in values) for m in ("em", "f1"))
+    calls = mean(float((r.get("cost") or {}).get("lm_calls", 0) or 0) for r in values)
+    recall = 100 * mean(recall_at(read(r), r["gold_pids"], max(1, len(read(r)))) for r in values)
+    count = mean(len(read(r)) for r in values)
+    text = f"{em:.1f}/{f1:.1f} (n={len(values)}) · {calls:.1f} calls · R {recall:.1f}@{count:.1f}"
+    if oner is not None and rows is not oner:
+        shared = {q: oner[q] for q in rows if q in oner}
+        if shared:
+            d = compare_runs(shared, {q: rows[q] for q in shared}, ["f1"]).differences[0]
+            mark = "*" if d.significant else ""
+            text += f" · {100 * d.diff:+.1f}{mark} [{100 * d.low:+.1f}, {100 * d.high:+.1f}] (n={len(shared)})"
+    return text
+
+
+def table(root: Path, profile: str) -> str:
+    columns = [name for name in DATASETS if (root / name).is_dir()]
+    head = ["method", *(DATASETS[name] for name in columns)]
+    grid: dict[str, list[str]] = {label: [] for label in METHODS.values()}
+    for name in columns:
+        folder = root / name
+        oner = best_oner(folder, profile)
+        oner_rows = oner[1] if oner else None
+        for method, label in METHODS.items():
+            if method == "oner":
+                grid[label].append(cell(oner_rows or {}, None).replace(" (n=", f" K={oner[0]} (n=", 1)
+                                   if oner else "-")
+            else:
+                grid[label].append(cell(method_rows(folder, method, profile), oner_rows))
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    lines += ["| " + " | ".join([label, *cells]) + " |" for label, cells in grid.items() if any(c != "-" for c in cells)]
+    return "\n".join(lines)
+
+
+def retrieval_figure(root: Path, profile: str) -> list[str]:
+    """IRCoT's recall at its paragraphs read against BM25's (question only) at the same count, per question."""
+    from hopkit.api import load_dataset
+    from hopkit.cli.components import default_index_path
+    from hopkit.retrieval.loading import load_index
+
+    specs = {"hotpotqa": "ircot:../shared/data/hotpotqa/dev100.jsonl",
+             "2wiki": "2wikimultihopqa:validation@../shared/data/2wiki/dev82.jsonl",
+             "musique": "musique:validation@../shared/data/musique/dev100.jsonl"}
+    lines = []
+    for name, spec in specs.items():
+        rows = method_rows(root / name, "ircot", profile)
+        if not rows:
+            continue
+        bm25 = load_index(default_index_path(load_dataset(spec).corpus_name, "bm25"))
+        ircot, oner = [], []
+        for row in rows.values():
+            count = max(1, len(read(row)))
+            ircot.append(recall_at(read(row), row["gold_pids"], count))
+            oner.append(recall_at([p.pid for p in bm25.retrieve(row["question"], count)], row["gold_pids"], count))
+        lines.append(f"- {DATASETS[name]} (n = {len(rows)}, {mean(len(read(r)) for r in rows.values()):.1f} "
+                     f"paragraphs read): IRCoT {100 * mean(ircot):.1f}, one retrieval with the question at the same "
+                     f"count {100 * mean(oner):.1f}")
+    return lines
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--root", type=Path, default=Path("docs/runs/datasets"))
+    parser.add_argument("--profile", default="hopkit", choices=["hopkit", "paper"])
+    parser.add_argument("--retrieval", action="store_true")
+    args = parser.parse_args()
+    print(table(args.root, args.profile))
+    if args.retrieval:
+        print("\n".join(["", *retrieval_figure(args.root, args.profile)]))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,51 @@
+"""Issue 39's table and demonstration choice, read from run logs: OneR at its best K, paired differences against
+it, recall at the paragraphs read, and in-domain demonstrations only when they score higher."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+from pathlib import Path
+
+SCRIPTS = Path(__file__).resolve().parent.parent / "scripts"
+
+
+def _script(name: str):
+    spec = importlib.util.spec_from_file_location(name, SCRIPTS / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _log(path: Path, f1: list[float], read: list[list[str]] | None = None, calls: float = 1.0) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    rows = [{"qid": f"q{i}", "question": f"Q{i}?", "answers": ["x"], "gold_pids": ["g1", "g2"],
+             "prediction": {"answer": "x", "retrieved": (read or [["g1", "n"]] * len(f1))[i]},
+             "metrics": {"em": float(s == 1.0), "f1": s}, "cost": {"lm_calls": calls}} for i, s in enumerate(f1)]
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows))
+
+
+def test_oner_at_its_best_k_and_each_method_paired_against_it(tmp_path):
+    table = _script("datasets_table")
+    folder = tmp_path / "musique"
+    _log(folder / "oner-sweep-hopkit" / "oner-k5-bm25__lm.jsonl", [0.0, 0.0, 1.0, 0.0])
+    _log(folder / "oner-sweep-hopkit" / "oner-k7-bm25__lm.jsonl", [1.0, 0.0, 1.0, 0.0])
+    _log(folder / "ircot-hopkit-zeroshot.jsonl", [1.0, 1.0, 1.0, 0.0], [["g1", "g2", "n"]] * 4, calls=4.0)
+    text = table.table(tmp_path, "hopkit")
+    oner_line = next(line for line in text.splitlines() if line.startswith("| OneR"))
+    ircot_line = next(line for line in text.splitlines() if line.startswith("| IRCoT"))
+    assert "K=7" in oner_line and "50.0/50.0" in oner_line and "R 50.0@2.0" in oner_line
+    assert "75.0/75.0 (n=4) · 4.0 calls · R 100.0@3.0 · +25.0" in ircot_line
+    assert "SearChain" not in text  # no log, no row
+
+
+def test_in_domain_demonstrations_only_when_they_score_higher(tmp_path):
+    choice = _script("demos_choice")
+    _log(tmp_path / "tor-hopkit-zeroshot.jsonl", [1.0, 0.0, 0.5])
+    _log(tmp_path / "tor-hopkit-indomain.jsonl", [1.0, 0.0, 0.5, 1.0])  # the winner's log grew in stage 2
+    _log(tmp_path / "ircot-hopkit-zeroshot.jsonl", [0.0, 0.0])
+    _log(tmp_path / "ircot-hopkit-indomain.jsonl", [1.0, 0.0])
+    assert choice.choose(tmp_path, "tor")[0] == "zeroshot"  # a tie on the shared questions: the cheaper prompt
+    winner, why = choice.choose(tmp_path, "ircot")
+    assert winner == "indomain" and "+50.0" in why and "n = 2" in why
+    assert choice.choose(tmp_path, "searchain") == ("zeroshot", "no stage-1 comparison yet")
