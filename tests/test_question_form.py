@@ -39,3 +39,15 @@ def test_a_titles_or_is_no_option_and_other_wordings_name_options():
     assert either_or_options("Was Jovita Carranza or Fidel Kuri Grajales born first?") == (
         "Jovita Carranza", "Fidel Kuri Grajales")
     assert question_form("Is tea a drink or a food?") == YES_NO  # no two names to pick from
+
+
+def test_an_unsure_parse_names_no_options():
+    from hopkit.text.question_form import either_or_options
+
+    # MuSiQue's composed questions hold " or " between descriptions, not between two named options
+    question = ("Who has more national championships than the school with Fort Hill or the facility in the location "
+                "Edwards won the primary, but not the state with the 404 area code?")
+    assert either_or_options(question) is None and question_form(question) == OPEN
+    # an article before a named option is still a name
+    assert either_or_options("Which canal is located further North, Beaver and Erie Canal or the Dismal Swamp "
+                             "Canal?") == ("Beaver and Erie Canal", "the Dismal Swamp Canal")

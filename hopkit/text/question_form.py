@@ -126,10 +126,13 @@ def _last_pair(text: str) -> tuple[str, str] | None:
         pass
     if match is None:
         return None
-    first, second = match.group("a").strip(), _leading_name(match.group("b").strip().rstrip(" .!"))
+    first, rest = match.group("a").strip(), match.group("b").strip().rstrip(" .!")
+    head = rest.split()
+    if not _names(head[1] if head[0].lower() in ("the", "a", "an") and len(head) > 1 else head[0]):
+        return None  # unsure: with no clause mark to say where the options start, only two names are read as options
     if first.split()[0].lower() in _WH_WORDS or first.split()[0].lower() in AUXILIARIES:
         first = _named_run(first)
-    return first, second
+    return first, _leading_name(rest)
 
 
 def _names(word: str) -> bool:
