@@ -49,3 +49,17 @@ def test_in_domain_demonstrations_only_when_they_score_higher(tmp_path):
     winner, why = choice.choose(tmp_path, "ircot")
     assert winner == "indomain" and "+50.0" in why and "n = 2" in why
     assert choice.choose(tmp_path, "searchain") == ("zeroshot", "no stage-1 comparison yet")
+
+
+def test_check_firings_count_changes_and_their_direction_wherever_the_trace_keeps_them():
+    firings = _script("check_firings")
+    rows = {"q1": {"answers": ["Ada Pell"], "trace": {"reader_output": {"option_check": {
+                "before": "Pell", "after": "Ada Pell"}}}},
+            "q2": {"answers": ["no"], "trace": {"yes_no_check": {"before": "No", "after": "no"}}},
+            "q3": {"answers": ["1990"], "trace": {"steps": [{"yes_no_check": {"before": "1990", "after": "yes"}}],
+                                                  "option_check": None}}}
+    counts = firings.count(rows)
+    assert counts["option_check"] == {"fired": 1, "changed": 1, "right_to_wrong": 0, "wrong_to_right": 1,
+                                      "worse": 0, "better": 1}
+    assert counts["yes_no_check"]["fired"] == 2 and counts["yes_no_check"]["changed"] == 1
+    assert counts["yes_no_check"]["right_to_wrong"] == 1 and counts["short_form"]["fired"] == 0
