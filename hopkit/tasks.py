@@ -26,6 +26,13 @@ class Task:
     answer_form: str  # SearChain's verification: short (containment of g) or long (ROUGE-L against alpha)
     metrics: tuple[str, ...]  # the first is the task's metric, named in every table
     canonical: Callable[[str], str | None] | None = None
+    right_metric: str | None = None  # an answer is right when it scores 1 on it; None: graded only (long form)
+
+    def is_right(self, metrics: dict) -> bool | None:
+        """Whether a row's answer is right by the task's own metric; None where the task only grades."""
+        if self.right_metric is None or self.right_metric not in metrics:
+            return None
+        return float(metrics[self.right_metric]) >= 1.0
 
     def finish(self, answer: str) -> str:
         """The answer in the task's form; an answer with no reading stays as it was (and scores as wrong)."""
@@ -35,17 +42,18 @@ class Task:
 
 
 TASKS: dict[str, Task] = {t.name: t for t in [
-    Task("multihop-qa", "a short answer phrase", "", "short", ("em", "f1", "cover_em", "recall@15")),
+    Task("multihop-qa", "a short answer phrase", "", "short", ("em", "f1", "cover_em", "recall@15"),
+         right_metric="em"),
     Task("yes-no", "yes or no", "The question asks yes or no: the answer is yes or no, nothing else.", "short",
-         ("em", "cover_em", "recall@15"), yes_no),
+         ("em", "cover_em", "recall@15"), yes_no, right_metric="em"),
     Task("fact-check", "SUPPORTS or REFUTES",
          "The question is a claim to check against the evidence: the answer is SUPPORTS if the evidence shows the "
          "claim true and REFUTES if it shows it false, nothing else.", "short",
-         ("label_acc", "cover_em", "recall@15"), claim_label),
+         ("label_acc", "cover_em", "recall@15"), claim_label, right_metric="label_acc"),
     Task("slot-filling", "the entity that fills the slot",
          "The question is 'subject [SEP] relation': the answer is the entity that the relation links the subject "
          "to (for 'Ada Pell [SEP] place of birth', the place where Ada Pell was born).", "short",
-         ("cover_em", "em", "f1", "recall@15")),
+         ("cover_em", "em", "f1", "recall@15"), right_metric="cover_em"),
     Task("long-form", "a few sentences",
          "The answer explains in a few sentences, drawing its facts from the evidence.", "long",
          ("rouge_l", "recall@15")),

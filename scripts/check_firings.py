@@ -11,26 +11,13 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from hopkit.additions.answer_steps import ORDER
+from hopkit.additions.records import step_records
 from hopkit.evaluation.paired import read_rows
 from hopkit.text.normalize import normalize_answer
 from hopkit.text.similarity import token_f1
 
-STEPS = ("short_form", "yes_no_check", "option_check")
-
-
-def step_records(trace: object) -> list[tuple[str, dict]]:
-    """Every (step, record) with a before and an after, wherever the method's trace keeps it."""
-    found: list[tuple[str, dict]] = []
-    if isinstance(trace, dict):
-        for key, value in trace.items():
-            if key in STEPS and isinstance(value, dict) and "before" in value and "after" in value:
-                found.append((key, value))
-            else:
-                found += step_records(value)
-    elif isinstance(trace, list):
-        for value in trace:
-            found += step_records(value)
-    return found
+STEPS = ORDER
 
 
 def best_f1(answer: str, golds: list[str]) -> float:

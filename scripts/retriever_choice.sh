@@ -13,11 +13,11 @@ OUT=docs/runs/retrieval
 mkdir -p "$OUT"
 while read -r name dev source; do
     ckpt=$CKPT/colbert-minilm-ft-$name
-    [ -d "$ckpt" ] || $HK train-retriever --init minilm --triples gold --dataset "$source" --steps 100 --out "$ckpt"
+    [ -d "$ckpt" ] || $HK train-retriever --init minilm --triples gold --dataset "$source" --steps 30 --out "$ckpt"
     $HK index --backend bm25 --dataset "$dev" > /dev/null
     $HK index --backend colbert --checkpoint "$ckpt" --dataset "$dev"
     {
-        echo "# $(git rev-parse --short HEAD) $(date -u +%FT%TZ); ColBERT: $ckpt (fine-tuned on $source, 100 steps)"
+        echo "# $(git rev-parse --short HEAD) $(date -u +%FT%TZ); ColBERT: $ckpt (fine-tuned on $source, 30 steps)"
         for backend in bm25 colbert; do $HK eval-retrieval --dataset "$dev" --retriever $backend --k 15 --quiet; done
         $HK eval-retrieval --dataset "$dev" --retriever auto --k 15 --quiet 2>&1 | grep '^retriever:'
     } > "$OUT/choice-$name.txt"

@@ -23,7 +23,8 @@ def hopkit_home(tmp_path_factory) -> Path:
 
 
 @pytest.fixture(autouse=True)
-def clean_dspy(hopkit_home):
+def clean_dspy(hopkit_home, tmp_path, monkeypatch):
+    monkeypatch.setenv("DSPY_CACHEDIR", str(tmp_path / "dspy-cache"))  # the cost ledger's folder: one per test
     dspy.configure_cache(enable_disk_cache=False, enable_memory_cache=False)
     yield
     dspy.configure(lm=None)

@@ -32,3 +32,46 @@ def test_the_prefix_cache_counts_the_logits_each_state_carries():
                            n_tokens=10, llama_state=b"", llama_state_size=1_000_000, seed=0)
         cache[(i,)] = state
     assert len(cache.cache_state) <= 1 and cache.cache_size <= 5_000_100
+
+
+def test_a_replayed_call_costs_what_computing_it_did():
+    dspy.configure_cache(enable_disk_cache=False, enable_memory_cache=True)
+    dspy.configure(lm=AccountedLM("local/scripted", engine=ScriptedEngine([{"answer": "b"}]), cache=True))
+    predict = dspy.Predict("question -> answer")
+    costs = []
+    for _ in range(2):
+        with usage_scope() as usage:
+            predict(question="another q")
+        costs.append(usage.to_dict())
+    assert costs[1]["cache_hits"] == 1 and costs[1]["prompt_tokens"] == 0
+    assert costs[1]["computed"]["prompt_tokens"] == costs[0]["computed"]["prompt_tokens"] == 100
+    assert costs[1]["computed"]["uncosted_hits"] == 0
+
+
+def test_rerunning_a_finished_evaluation_prints_the_first_runs_cost(tmp_path):
+    from hopkit.data.examples import make_example
+    from hopkit.evaluation.harness import evaluate, format_report
+    from hopkit.evaluation.metrics import get_metric
+    from hopkit.evaluation.run_log import RunLog
+
+    dspy.configure_cache(enable_disk_cache=False, enable_memory_cache=True)
+    dspy.configure(lm=AccountedLM("local/scripted", engine=ScriptedEngine([{"answer": "Morn"}] * 3), cache=True))
+    read = dspy.Predict("question -> answer")
+
+    def predict(question):
+        return dspy.Prediction(answer=read(question=question).answer, citations=[], retrieved=[], trace={})
+
+    examples = [make_example(f"q{i}", f"Where was maker {i} born?", ["Morn"], []) for i in range(3)]
+    metrics = [get_metric("em"), get_metric("f1")]
+    tables = []
+    for name in ("first", "rerun"):
+        report = evaluate(predict, examples, metrics, RunLog(tmp_path / f"{name}.jsonl", {}), progress=False)
+        tables.append(format_report(report, "run").splitlines())
+    rerun_rows = RunLog(tmp_path / "rerun.jsonl", {}).rows
+    assert all(row["cost"]["cache_hits"] == 1 and row["cost"]["prompt_tokens"] == 0 for row in rerun_rows)
+    first, rerun = (dict(zip(t[0].split(" | "), t[2].split(" | "))) for t in tables)
+    for column in ("LM calls/q", "tok in/q", "tok out/q"):
+        assert first[column] == rerun[column], column
+    # seconds as computed: each replayed call's first computation, plus this run's own time outside the LM
+    assert abs(float(first["s/q"]) - float(rerun["s/q"])) < 0.05
+    assert first["cached/q"] == "0.00" and rerun["cached/q"] == "1.00"

@@ -48,7 +48,7 @@ def test_cli_prints_the_table_and_rejects_unrelated_logs(tmp_path, capsys):
     other.write_text(json.dumps({"qid": "x", "metrics": {"em": 1}}) + "\n")
     assert main(["compare", str(a), str(other)]) == 2
     assert "share no question" in capsys.readouterr().err
-    with pytest.raises(InputError, match="not a hopkit run-log row"):
+    with pytest.raises(InputError, match="not a run log"):
         read_rows(write_bad(tmp_path / "bad.jsonl"))
 
 
@@ -89,3 +89,24 @@ def test_a_task_metric_other_than_f1_says_which_run_did_better(tmp_path):
     b = rouge_log(tmp_path / "b.jsonl", [0.4, 0.6, 0.1])
     text = format_comparison(compare_runs(a, b, samples=500), "a", "b")
     assert "(B better on 2, A better on 1 by rouge_l)" in text
+
+
+def test_an_unknown_metric_is_named_as_unknown(tmp_path, capsys):
+    a = write_log(tmp_path / "a.jsonl", [(0, 0.0)] * 3)
+    assert main(["compare", str(a), str(a), "--metrics", "f2"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert "f2" in err and "unknown metric" in err.lower() and "f1" in err and len(err.splitlines()) == 1
+
+
+def test_help_shows_the_defaults(capsys):
+    with pytest.raises(SystemExit):
+        main(["compare", "--help"])
+    out = capsys.readouterr().out
+    assert "(default: 10000)" in out and "(default: 50)" in out
+
+
+def test_the_form_split_marks_an_interval_that_excludes_zero(tmp_path, capsys):
+    a = write_log(tmp_path / "a.jsonl", [(0, 0.0)] * 12)
+    b = write_log(tmp_path / "b.jsonl", [(1, 1.0)] * 12)
+    assert main(["compare", str(a), str(b), "--by-form", "--samples", "500"]) == 0
+    assert "| open | 12 | 0.0 | 100.0 | +100.0 * |" in capsys.readouterr().out

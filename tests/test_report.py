@@ -2,6 +2,8 @@
 
 import json
 
+import pytest
+
 from hopkit.cli.main import main
 from hopkit.report.page import build_page, script_hash
 
@@ -44,11 +46,98 @@ def test_searchain_tree_ircot_steps_and_tor_review_tree_are_drawn():
     assert 'data-action="pruned-repetitive"' in page
 
 
-def test_two_runs_show_where_they_differ(tmp_path, capsys):
-    a, b = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
-    a.write_text("\n".join(json.dumps(searchain_row(q, em)) for q, em in (("q1", 1.0), ("q2", 0.0))) + "\n")
-    b.write_text("\n".join(json.dumps(searchain_row(q, em)) for q, em in (("q1", 1.0), ("q2", 1.0))) + "\n")
+def tor_row(qid="q1", em=1.0):
+    row = searchain_row(qid, em)
+    return {**row, "trace": {"method": "tor", "nodes": [
+        {"id": "n.1", "parent": "root", "pid": "p1", "action": "accept", "output": "Morn."}],
+        "evidence": [{"pids": ["p1"], "analysis": "Morn.", "node": "n.1"}]}}
+
+
+def ircot_row(qid="q1", em=1.0):
+    steps = [{"step": 0, "sentence": "", "query": "Where was the maker of Atlas born?", "added": ["p1"]},
+             {"step": 1, "sentence": "Atlas was made by Kellis.", "query": "Atlas was made by Kellis.", "added": ["p2"]}]
+    return {**searchain_row(qid, em), "trace": {"method": "ircot", "stop": "answer_is", "steps": steps}}
+
+
+def _write(path, rows):
+    path.write_text("".join(json.dumps(row) + "\n" for row in rows))
+    return str(path)
+
+
+def test_every_run_is_drawn_side_by_side_paired_against_the_first_with_links_to_both_traces(tmp_path, capsys):
+    a = _write(tmp_path / "searchain.jsonl", [searchain_row("q1", 1.0), searchain_row("q2", 0.0)])
+    b = _write(tmp_path / "tor.jsonl", [tor_row("q1", 1.0), tor_row("q2", 1.0)])
+    c = _write(tmp_path / "ircot.jsonl", [ircot_row("q1", 0.0), ircot_row("q2", 0.0)])
     out = tmp_path / "report.html"
-    assert main(["report", str(a), str(b), "--html", str(out)]) == 0
+    assert main(["report", a, b, c, "--html", str(out)]) == 0
     page = out.read_text()
-    assert "Where the two runs differ (1 questions)" in page and page.count('class="differs"') == 1
+    # each question's row holds every run's trace, each drawn as its own method's
+    for question in (0, 1):
+        assert all(f'id="t-{question}-{run}"' in page for run in (0, 1, 2))
+    assert page.count("Review tree") == 2 and page.count("IRCoT steps") == 2 and page.count("Tree-of-Reasoning") == 2
+    # paired intervals of the second and third runs against the first, and both disagreements linked both ways
+    assert "Paired difference against searchain" in page and page.count("<td>2</td>") >= 2
+    assert "Where the runs disagree on em (2 questions)" in page
+    assert 'href="#t-0-0"' in page and 'href="#t-0-2"' in page and 'href="#t-1-1"' in page
+
+
+def test_logs_that_share_no_question_are_refused(tmp_path, capsys):
+    a = _write(tmp_path / "a.jsonl", [searchain_row("q1")])
+    b = _write(tmp_path / "b.jsonl", [searchain_row("q9")])
+    assert main(["report", a, b, "--html", str(tmp_path / "r.html")]) == 2
+    err = capsys.readouterr().err.strip()
+    assert "share no question" in err and len(err.splitlines()) == 1 and not (tmp_path / "r.html").exists()
+
+
+@pytest.mark.parametrize("name, content, says", [
+    ("notalog.txt", "just some notes\nnot json\n", "is not a run log: a run log is the JSONL"),
+    ("x.meta.json", json.dumps({"method": "ircot"}, indent=2), "holds a run's settings, not its rows: pass x.jsonl"),
+    ("empty.jsonl", "", "is not a run log"),
+    ("rows.jsonl", json.dumps({"question": "no qid"}) + "\n", "has no qid and metrics"),
+])
+@pytest.mark.parametrize("html", [False, True])
+def test_report_refuses_what_is_not_a_run_log(tmp_path, capsys, name, content, says, html):
+    path = tmp_path / name
+    path.write_text(content)
+    out = tmp_path / "r.html"
+    assert main(["report", str(path), *(["--html", str(out)] if html else [])]) == 2
+    err = capsys.readouterr().err.strip()
+    assert says in err and len(err.splitlines()) == 1 and not out.exists()
+
+
+def _task_row(qid, metrics, answer="SUPPORTS"):
+    return {"qid": qid, "question": f"Claim {qid}.", "answers": ["SUPPORTS"], "gold_pids": [], "error": None,
+            "prediction": {"answer": answer}, "trace": {"method": "oner"}, "metrics": metrics,
+            "cost": {"lm_calls": 1}}
+
+
+def test_a_tasks_metrics_drive_the_summary_the_filters_and_the_rows_marks(tmp_path):
+    from hopkit.report.runs import load_run
+
+    log = tmp_path / "fact-check.jsonl"
+    _write(log, [_task_row("c1", {"label_acc": 1.0, "cover_em": 0.0}), _task_row("c2", {"label_acc": 0.0,
+                                                                                         "cover_em": 0.0})])
+    (tmp_path / "fact-check.meta.json").write_text(json.dumps({"task": "fact-check"}))
+    run = load_run(log)
+    assert run.task.name == "fact-check" and run.metrics == ["label_acc", "cover_em"]
+    page = build_page([run])
+    assert "<th>label_acc</th>" in page and "<th>em</th>" not in page
+    assert 'data-qid="c1"' in page and page.count('data-status="correct"') == 1 and page.count('data-status="wrong"') == 1
+    long_form = [_task_row("l1", {"rouge_l": 0.42, "recall@15": 1.0}, "A long answer.")]
+    page = build_page([("long", long_form)])  # no settings file: the metric says the task
+    assert "<th>rouge_l</th>" in page and 'data-status="graded"' in page and "rouge_l 0.42" in page
+
+
+def test_a_check_firing_and_the_citations_titles_are_drawn():
+    row = searchain_row()
+    row["trace"]["reader_output"] = {"answer_before_steps": "749 feet",
+                                     "yes_no_check": {"before": "749 feet", "after": "no", "call": True}}
+    page = build_page([("a", [row])], passages={"p1": ("Atlas (novel)", "Atlas is a novel by Kellis.")})
+    assert 'data-step="yes_no_check"' in page and 'data-changed="true"' in page
+    assert "749 feet" in page and "an LM call decided yes or no from the reasoning" in page
+    assert 'title="p1">Atlas (novel)</summary><div class="para">Atlas is a novel by Kellis.</div>' in page
+
+
+def test_ircot_columns_that_repeat_each_other_are_one():
+    page = build_page([("a", [ircot_row()])])
+    assert "<th>sentence (the query)</th>" in page and "<th>query</th>" not in page

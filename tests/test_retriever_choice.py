@@ -9,7 +9,7 @@ from hopkit.data.examples import make_example
 from hopkit.data.passage import Passage
 from hopkit.errors import InputError
 from hopkit.retrieval.bm25 import BM25Retriever
-from hopkit.retrieval.choice import choose_retriever
+from hopkit.evaluation.retriever_choice import choose_retriever
 from hopkit.retrieval.colbert.gold_triples import gold_triples
 from hopkit.retrieval.staging import MANIFEST
 

@@ -388,20 +388,22 @@ def cmd_bench_retrieval(args: argparse.Namespace) -> None:
 
 
 def cmd_report(args: argparse.Namespace) -> None:
-    """Summarise finished run logs again (the same table eval prints), e.g. for docs/results.md."""
+    """Summarise finished run logs again (the same table eval prints, in each log's task metrics), or write
+    them as one page."""
     from hopkit.evaluation.harness import format_report, summarize
     from hopkit.evaluation.metrics import get_metric
+    from hopkit.report.runs import load_run
 
     if args.html is not None:
-        from hopkit.report.page import build_page, read_run
+        from hopkit.report.page import build_page
+        from hopkit.report.runs import cited_passages
 
-        missing = [str(p) for p in args.runs if not p.is_file()]
-        if missing:
-            raise InputError(f"no run log at {', '.join(missing)}")
-        runs = [(p.stem, read_run(p)[: args.n] if args.n else read_run(p)) for p in args.runs]
+        runs = [load_run(p, args.n) for p in args.runs]  # a file that is not a run log is refused here
+        passages, note = cited_passages(args.runs, args.dataset)
+        page = build_page(runs, args.title or " vs ".join(run.label for run in runs), passages, note)
         args.html.parent.mkdir(parents=True, exist_ok=True)
-        args.html.write_text(build_page(runs, args.title or " vs ".join(label for label, _ in runs)), encoding="utf-8")
-        print(f"report: {args.html} ({sum(len(rows) for _, rows in runs)} rows from {len(runs)} run(s))")
+        args.html.write_text(page, encoding="utf-8")
+        print(f"report: {args.html} ({sum(len(run.rows) for run in runs)} rows from {len(runs)} run(s); {note})")
         return
     for path in args.runs:
         if path.is_dir() and (path / "summary.json").is_file():
@@ -409,25 +411,30 @@ def cmd_report(args: argparse.Namespace) -> None:
 
             print(summary_rows(read_summary(path)))
             continue
-        if not path.is_file():
-            raise InputError(f"no run log at {path} (nor a study folder with summary.json)")
-        from hopkit.evaluation.run_log import final_rows, parse_lines
-
-        rows = final_rows(parse_lines(path.read_text(encoding="utf-8").splitlines())[0])  # each question's final row
-        if args.n:
-            rows = rows[: args.n]
-        names = list(rows[0]["metrics"]) if rows else []
-        print(format_report(summarize(rows, [get_metric(n) for n in names], path), path.stem))
+        if path.is_dir():
+            raise InputError(f"{path} is a folder without an optimize study's summary.json; pass a run log (.jsonl)")
+        run = load_run(path, args.n)
+        label = path.stem + (f" ({run.task.name})" if run.task.name != "multihop-qa" else "")
+        print(format_report(summarize(run.rows, [get_metric(n) for n in run.metrics], path), label))
 
 
 def cmd_compare(args: argparse.Namespace) -> None:
     """Paired difference B - A over the questions both logs answered."""
+    from hopkit.evaluation.metrics import get_metric
     from hopkit.evaluation.paired import compare_runs, format_comparison, format_form_split, read_rows
+    from hopkit.report.runs import load_run
 
     if args.samples < 100:
         raise InputError("--samples must be at least 100")
     metrics = [m.strip() for m in args.metrics.split(",") if m.strip()] if args.metrics else None
+    if metrics:
+        for name in metrics:
+            get_metric(name)  # an unknown name is refused with the known ones, before any log is read
     rows_a, rows_b = read_rows(args.run_a), read_rows(args.run_b)
+    if metrics is None:
+        run = load_run(args.run_a)
+        held = [m for m in run.metrics if all(m in (r.get("metrics") or {}) for r in rows_b.values())]
+        metrics = held or None
     result = compare_runs(rows_a, rows_b, metrics, args.samples, args.seed)
     print(format_comparison(result, str(args.run_a), str(args.run_b), args.show))
     if args.by_form:

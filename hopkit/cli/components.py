@@ -15,7 +15,7 @@ from hopkit.errors import InputError
 from hopkit.knobs import PROFILES, parse_knobs  # noqa: F401 (the CLI's --set parser)
 from hopkit.lm.factory import DEFAULT_LM, LMSpec, check_reachable, make_lm
 from hopkit.paths import index_dir
-from hopkit.retrieval.choice import AUTO
+from hopkit.evaluation.retriever_choice import AUTO
 from hopkit.retrieval.loading import open_retriever
 from hopkit.retrieval.counting import CountingRetriever
 
@@ -116,7 +116,7 @@ def pick_questions(examples: list, n: int | None, questions: str | None) -> list
 def _apply_choice_rule(args: argparse.Namespace, dataset: Dataset | None) -> None:
     """``--retriever auto``: BM25 unless the corpus's ColBERT index has the higher question recall (printed, kept
     in ``args.retriever_choice`` for the run's metadata)."""
-    from hopkit.retrieval.choice import choose_retriever
+    from hopkit.evaluation.retriever_choice import choose_retriever
     from hopkit.retrieval.loading import load_index
 
     if args.index is not None or dataset is None:

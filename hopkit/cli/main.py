@@ -83,15 +83,21 @@ def build_parser() -> argparse.ArgumentParser:
     report.add_argument("runs", type=Path, nargs="+")
     report.add_argument("--n", type=int, default=None, help="first n rows only")
     report.add_argument("--html", type=Path, default=None,
-                        help="write one self-contained page (summary, questions, traces, filters; two runs side by side)")
+                        help="write one self-contained page (summary, questions, traces, filters; every run side by "
+                        "side, paired against the first)")
     report.add_argument("--title", default=None, help="the page's title")
+    report.add_argument("--dataset", default=None,
+                        help="where citations' titles and paragraphs come from (default: the dataset in the first "
+                        "log's settings)")
     report.set_defaults(run=commands.cmd_report)
 
     compare = verbs.add_parser("compare", help="paired difference of two run logs of the same questions, "
-                               "with 95%% bootstrap intervals, and the questions where they disagree")
+                               "with 95%% bootstrap intervals, and the questions where they disagree",
+                               formatter_class=argparse.ArgumentDefaultsHelpFormatter)
     compare.add_argument("run_a", type=Path, help="run log A (the baseline)")
     compare.add_argument("run_b", type=Path, help="run log B (compared against A: B - A)")
-    compare.add_argument("--metrics", default=None, help="comma-separated (default: every metric both logs hold)")
+    compare.add_argument("--metrics", default=None,
+                         help="comma-separated; none given: the task's metrics that both logs hold")
     compare.add_argument("--samples", type=int, default=10_000, help="bootstrap resamples")
     compare.add_argument("--seed", type=int, default=0)
     compare.add_argument("--show", type=int, default=50, help="disagreeing questions listed")

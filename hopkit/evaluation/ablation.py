@@ -3,7 +3,8 @@
 Each variant writes its own resumable run log (``<folder>/<variant>.jsonl``); the tables are computed from
 the logs, so an interrupted ablation reruns only what is missing, and the LM cache is shared with every
 other run of the same prompts. Outputs: ``table.md``, ``table.csv``, ``summary.json`` and a chart
-(``chart.png``, ``chart.svg``) of each variant's metric with its interval and its LM calls per question.
+(``chart.png``, ``chart.svg``) of each variant's paired difference against the first variant with its interval,
+beside its own mean and its LM calls per question.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from hopkit.evaluation.harness import evaluate
 from hopkit.evaluation.metrics import Metric
 from hopkit.evaluation.paired import paired_bootstrap
 from hopkit.evaluation.run_log import RunLog, final_rows, parse_lines
+from hopkit.lm.usage import computed_cost
 from hopkit.variants import Variant
 
 
@@ -77,8 +79,9 @@ def summarize_ablation(variants: Sequence[Variant], examples: Sequence[dspy.Exam
             if shared and variant is not variants[0]:
                 paired[metric.name] = paired_bootstrap([base[r["qid"]]["metrics"][metric.name] for r in shared],
                                                        [r["metrics"][metric.name] for r in shared])
-        cost = {key: sum((r.get("cost") or {}).get(key, 0) for r in rows) / max(len(rows), 1)
-                for key in ("lm_calls", "prompt_tokens", "completion_tokens", "seconds")}
+        computed = [computed_cost(r.get("cost") or {}) for r in rows]  # a replayed row costs what computing it did
+        cost = {key: sum(c[key] for c in computed) / max(len(rows), 1)
+                for key in ("lm_calls", "prompt_tokens", "completion_tokens", "seconds", "uncosted_hits")}
         results.append(VariantResult(variant, variant_log(folder, variant), len(rows), means, intervals, paired, cost,
                                      sum(1 for r in rows if r.get("error"))))
     return results
@@ -128,6 +131,10 @@ def format_table(results: list[VariantResult], names: list[str], title: str) -> 
             diffs.append(f"{100 * diff:+.1f}{mark} [{100 * low:+.1f}, {100 * high:+.1f}]")
         lines.append(f"| {r.variant.name} | {r.n} | " + " | ".join(cells) + " | " + " | ".join(diffs)
                      + f" | {r.cost['lm_calls']:.2f} | {r.cost['prompt_tokens']:.0f} | {r.cost['seconds']:.1f} | {r.errors} |")
+    uncosted = [r.variant.name for r in results if r.cost.get("uncosted_hits")]
+    lines += ["", "Cost as computed: a replayed LM call counts what computing it cost."
+              + (f" Replayed calls from before costs were kept count 0 tokens and 0 s in: {', '.join(uncosted)}."
+                 if uncosted else "")]
     return "\n".join(lines) + "\n"
 
 
@@ -141,16 +148,27 @@ def draw_chart(results: list[VariantResult], metric: str, folder: Path, title: s
     if not shown:
         return {}
     labels = [r.variant.name for r in shown]
+    positions = list(range(len(shown)))[::-1]
+    figure, (paired, own, calls) = plt.subplots(1, 3, figsize=(15, 0.5 * len(shown) + 1.8), sharey=True,
+                                                gridspec_kw={"width_ratios": [3, 2, 2]})
+    # the question that matters: each variant against the full method on the same questions
+    diffs = [100 * r.paired[metric][0] if metric in r.paired else 0.0 for r in shown]
+    spans = [[100 * (r.paired[metric][0] - r.paired[metric][1]) if metric in r.paired else 0.0 for r in shown],
+             [100 * (r.paired[metric][2] - r.paired[metric][0]) if metric in r.paired else 0.0 for r in shown]]
+    colours = ["#999999" if metric not in r.paired else
+               ("#c44e52" if r.paired[metric][2] < 0 else "#55a868" if r.paired[metric][1] > 0 else "#4c72b0")
+               for r in shown]
+    paired.barh(positions, diffs, xerr=spans, color=colours, capsize=3)
+    paired.axvline(0, color="#333333", linewidth=0.8)
+    paired.set_yticks(positions, labels)
+    paired.set_xlabel(f"{metric} x 100 minus {shown[0].variant.name}'s (95% paired interval)")
     means = [100 * r.means[metric] for r in shown]
     errors = [[100 * (r.means[metric] - r.intervals[metric][0]) for r in shown],
               [100 * (r.intervals[metric][1] - r.means[metric]) for r in shown]]
-    figure, (left, right) = plt.subplots(1, 2, figsize=(11, 0.5 * len(shown) + 1.8), sharey=True)
-    positions = list(range(len(shown)))[::-1]
-    left.barh(positions, means, xerr=errors, color="#4c72b0", capsize=3)
-    left.set_yticks(positions, labels)
-    left.set_xlabel(f"{metric} x 100 (95% bootstrap interval)")
-    right.barh(positions, [r.cost["lm_calls"] for r in shown], color="#dd8452")
-    right.set_xlabel("LM calls per question")
+    own.barh(positions, means, xerr=errors, color="#8172b2", capsize=3)
+    own.set_xlabel(f"{metric} x 100 (own 95% interval)")
+    calls.barh(positions, [r.cost["lm_calls"] for r in shown], color="#dd8452")
+    calls.set_xlabel("LM calls per question")
     figure.suptitle(title)
     figure.tight_layout()
     written = {}

@@ -14,7 +14,7 @@ from tqdm import tqdm
 
 from hopkit.evaluation.metrics import Metric
 from hopkit.evaluation.run_log import RunLog
-from hopkit.lm.usage import usage_scope
+from hopkit.lm.usage import computed_cost, usage_scope
 
 COST_FIELDS = ("lm_calls", "cache_hits", "prompt_tokens", "completion_tokens", "retrievals", "seconds")
 
@@ -98,7 +98,8 @@ def summarize(rows: list[dict], metrics: Sequence[Metric], path: Path | None = N
     n = len(rows)
     mean = lambda values: sum(values) / n if n else 0.0  # noqa: E731
     scores = {m.name: mean([r["metrics"][m.name] for r in rows]) for m in metrics}
-    cost = {name: mean([r["cost"].get(name, 0) for r in rows]) for name in COST_FIELDS}
+    costs = [{**r["cost"], **computed_cost(r["cost"])} for r in rows]  # tokens and seconds as computed
+    cost = {name: mean([c.get(name, 0) for c in costs]) for name in (*COST_FIELDS, "uncosted_hits")}
     errors = Counter(r["error"]["type"] for r in rows if r.get("error"))
     return EvalReport(n=n, metrics=scores, cost=cost, errors=errors, path=path, stats=trace_stats(rows))
 
@@ -116,12 +117,16 @@ def trace_stats(rows: list[dict]) -> dict[str, float]:
 
 
 def format_report(report: EvalReport, label: str) -> str:
+    """The run's table; tokens and seconds are as computed (a rerun from the LM cache prints the first run's)."""
     head = ["run", "n", *report.metrics, "LM calls/q", "cached/q", "tok in/q", "tok out/q", "retrievals/q", "s/q", "errors"]
     cells = [label, str(report.n), *(f"{100 * v:.1f}" for v in report.metrics.values()),
              f"{report.cost['lm_calls']:.2f}", f"{report.cost['cache_hits']:.2f}", f"{report.cost['prompt_tokens']:.0f}",
              f"{report.cost['completion_tokens']:.0f}", f"{report.cost['retrievals']:.2f}",
              f"{report.cost['seconds']:.2f}", str(sum(report.errors.values()))]
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head), "| " + " | ".join(cells) + " |"]
+    if report.cost.get("uncosted_hits"):
+        lines.append(f"cost as computed; {report.cost['uncosted_hits'] * report.n:.0f} replayed LM calls predate the "
+                     "cost ledger and count 0 tokens and 0 s")
     if report.stats:
         lines.append("per question: " + ", ".join(f"{k} {v:.2f}" for k, v in report.stats.items()))
     if report.errors:
@@ -133,7 +138,7 @@ def format_rows(rows: list[dict]) -> str:
     """One line per question: its scores and what it cost."""
     lines = []
     for row in rows:
-        cost, scores = row["cost"], " ".join(f"{k}={v:.2f}" for k, v in row["metrics"].items())
+        cost, scores = {**row["cost"], **computed_cost(row["cost"])}, " ".join(f"{k}={v:.2f}" for k, v in row["metrics"].items())
         error = f" error={row['error']['type']}" if row.get("error") else ""
         lines.append(f"{row['qid']}: {scores} lm_calls={cost['lm_calls']} tok_in={cost['prompt_tokens']} "
                      f"tok_out={cost['completion_tokens']} retrievals={cost['retrievals']} s={cost['seconds']:.1f}{error}")

@@ -39,16 +39,25 @@ class Comparison:
     only_b: int = 0
 
 
+RUN_LOG = ("a run log is the JSONL file `hopkit eval --out` (or `hopkit ablate`) writes, one JSON row per finished "
+           "question with its qid and metrics")
+
+
 def read_rows(path: Path) -> dict[str, dict]:
     """A run log's rows by qid (each question's final row, as the harness reads it)."""
     from hopkit.evaluation.run_log import final_rows, parse_lines
 
-    if not Path(path).is_file():
+    path = Path(path)
+    if not path.is_file():
         raise InputError(f"no run log at {path}")
-    parsed, _ = parse_lines(Path(path).read_text(encoding="utf-8").splitlines())  # a torn last line is skipped
+    if path.name.endswith(".meta.json"):
+        raise InputError(f"{path} holds a run's settings, not its rows: pass {path.name[:-len('.meta.json')]}.jsonl")
+    parsed, _ = parse_lines(path.read_text(encoding="utf-8").splitlines())  # a torn last line is skipped
+    if not parsed:
+        raise InputError(f"{path} is not a run log: {RUN_LOG}")
     for line_no, row in enumerate(parsed, start=1):
         if "qid" not in row or "metrics" not in row:
-            raise InputError(f"{path}: row {line_no} is not a hopkit run-log row (needs qid and metrics)")
+            raise InputError(f"{path}: row {line_no} has no qid and metrics, so this is not a run log: {RUN_LOG}")
     return {str(row["qid"]): row for row in final_rows(parsed)}
 
 
@@ -106,11 +115,13 @@ def split_by_form(rows_a: dict[str, dict], rows_b: dict[str, dict]) -> dict[str,
 
 def format_form_split(rows_a: dict[str, dict], rows_b: dict[str, dict], metric: str = "f1",
                       samples: int = 10_000, seed: int = 0) -> str:
-    lines = ["", f"{metric} by question form:", f"| form | n | A | B | B - A | 95% CI |", "|---|---|---|---|---|---|"]
+    lines = ["", f"{metric} by question form:", "| form | n | A | B | B - A | 95% CI |", "|---|---|---|---|---|---|"]
     for form, (a, b) in split_by_form(rows_a, rows_b).items():
         d = compare_runs(a, b, [metric], samples, seed).differences[0]
-        lines.append(f"| {form} | {len(a)} | {100 * d.mean_a:.1f} | {100 * d.mean_b:.1f} | {100 * d.diff:+.1f} | "
+        mark = " *" if d.significant else ""
+        lines.append(f"| {form} | {len(a)} | {100 * d.mean_a:.1f} | {100 * d.mean_b:.1f} | {100 * d.diff:+.1f}{mark} | "
                      f"[{100 * d.low:+.1f}, {100 * d.high:+.1f}] |")
+    lines.append("(* the interval excludes 0)")
     return "\n".join(lines)
 
 

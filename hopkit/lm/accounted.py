@@ -1,4 +1,5 @@
-"""A dspy.LM that reports every call (tokens, seconds, cache hits) to the active usage scope."""
+"""A dspy.LM that reports every call (tokens, seconds, cache hits) to the active usage scope, and a cache hit's
+cost as it was computed (hopkit.lm.cost_ledger)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from typing import Any
 
 import dspy
 
+from hopkit.lm.cost_ledger import default_ledger, request_key
 from hopkit.lm.usage import current_usage
 
 _pending = threading.local()
@@ -18,11 +20,12 @@ class AccountedLM(dspy.LM):
 
     def __call__(self, prompt: Any = None, *, messages: Any = None, **kwargs: Any) -> Any:
         _pending.entries = []
+        key = request_key(self.model, prompt, messages, {**self.kwargs, **kwargs})
         start = time.perf_counter()
         try:
             return super().__call__(prompt, messages=messages, **kwargs)
         finally:
-            self._account(time.perf_counter() - start, getattr(_pending, "entries", []))
+            self._account(time.perf_counter() - start, getattr(_pending, "entries", []), key)
             _pending.entries = []
 
     def update_history(self, entry: dict) -> None:
@@ -30,7 +33,7 @@ class AccountedLM(dspy.LM):
             _pending.entries.append(entry)
         super().update_history(entry)
 
-    def _account(self, seconds: float, entries: list[dict]) -> None:
+    def _account(self, seconds: float, entries: list[dict], key: str) -> None:
         usage = current_usage()
         if usage is None:
             return
@@ -44,4 +47,10 @@ class AccountedLM(dspy.LM):
             # DSPy 3.4 marks a cached answer only by leaving its usage empty: a real call always has tokens
             cache_hit = cache_hit or bool(getattr(entry.get("response"), "cache_hit", False)) or (
                 tokens_in + tokens_out == 0)
-        usage.add_lm_call(prompt_tokens, completion_tokens, seconds, cache_hit)
+        ledger = default_ledger()
+        computed = None
+        if ledger is not None and cache_hit:
+            computed = ledger.lookup(key)
+        elif ledger is not None and entries:
+            ledger.record(key, prompt_tokens, completion_tokens, seconds)
+        usage.add_lm_call(prompt_tokens, completion_tokens, seconds, cache_hit, computed)

@@ -26,25 +26,61 @@ class Usage:
     cache_hits: int = 0
     retrievals: int = 0
     seconds: float = 0.0
+    # the same calls as they cost when computed: a cache hit adds what its first computation cost
+    computed_prompt_tokens: int = 0
+    computed_completion_tokens: int = 0
+    computed_lm_seconds: float = 0.0
+    uncosted_hits: int = 0  # cache hits computed before their cost was kept (hopkit.lm.cost_ledger)
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False, compare=False)
 
-    def add_lm_call(self, prompt_tokens: int, completion_tokens: int, seconds: float, cache_hit: bool) -> None:
+    def add_lm_call(self, prompt_tokens: int, completion_tokens: int, seconds: float, cache_hit: bool,
+                    computed: tuple[int, int, float] | None = None) -> None:
+        """One call as it ran now; ``computed``: a cache hit's (tokens in, tokens out, seconds) when computed."""
+        if not cache_hit:
+            computed = (prompt_tokens, completion_tokens, seconds)
         with self._lock:
             self.lm_calls += 1
             self.prompt_tokens += prompt_tokens
             self.completion_tokens += completion_tokens
             self.lm_seconds += seconds
             self.cache_hits += int(cache_hit)
+            if computed is None:
+                self.uncosted_hits += 1
+            else:
+                self.computed_prompt_tokens += computed[0]
+                self.computed_completion_tokens += computed[1]
+                self.computed_lm_seconds += computed[2]
 
     def add_retrieval(self) -> None:
         with self._lock:
             self.retrievals += 1
 
     def to_dict(self) -> dict:
-        row = {f.name: getattr(self, f.name) for f in fields(self) if not f.name.startswith("_")}
+        """This run's cost (what the cache saved included) and, under ``computed``, what answering cost when its
+        LM calls were computed: the question's wall time with each replayed call's time swapped for its own."""
+        row = {f.name: getattr(self, f.name) for f in fields(self)
+               if not f.name.startswith(("_", "computed_", "uncosted"))}
         row["lm_seconds"] = round(row["lm_seconds"], 3)
         row["seconds"] = round(row["seconds"], 3)
+        row["computed"] = {"prompt_tokens": self.computed_prompt_tokens,
+                           "completion_tokens": self.computed_completion_tokens,
+                           "lm_seconds": round(self.computed_lm_seconds, 3),
+                           "seconds": round(self.seconds - self.lm_seconds + self.computed_lm_seconds, 3),
+                           "uncosted_hits": self.uncosted_hits}
         return row
+
+
+def computed_cost(cost: dict) -> dict:
+    """A run-log row's cost as computed (tokens and seconds of answering with no cache), cache hits apart; a row
+    from before costs were kept reads its own figures (a replayed call then counts 0 tokens)."""
+    computed = cost.get("computed") or {}
+    return {"lm_calls": int(cost.get("lm_calls", 0) or 0),
+            "prompt_tokens": int(computed.get("prompt_tokens", cost.get("prompt_tokens", 0)) or 0),
+            "completion_tokens": int(computed.get("completion_tokens", cost.get("completion_tokens", 0)) or 0),
+            "seconds": float(computed.get("seconds", cost.get("seconds", 0)) or 0),
+            "cache_hits": int(cost.get("cache_hits", 0) or 0),
+            "uncosted_hits": int(computed.get("uncosted_hits", cost.get("cache_hits", 0) if not computed else 0)
+                                 or 0)}
 
 
 def current_usage() -> Usage | None:

@@ -15,6 +15,13 @@ th, td { border: 1px solid #ccc; padding: 0.25rem 0.5rem; text-align: left; vert
 .correct > td:first-child { border-left: 4px solid #2a2; } .wrong > td:first-child { border-left: 4px solid #c33; }
 .errored > td:first-child { border-left: 4px solid #888; }
 .tree ul { list-style: none; padding-left: 1.2rem; border-left: 1px dotted #bbb; }
+.run-cell.correct { background: #f3fbf4; } .run-cell.wrong { background: #fdf3f4; }
+.metric, .num, .cost { white-space: nowrap; } .metric { margin-right: 0.6rem; font-size: 0.85rem; }
+.answer { font-weight: 600; } .cite { display: inline-block; margin-right: 0.4rem; }
+.cite > summary { cursor: pointer; } .para { max-width: 40rem; font-size: 0.85rem; background: #fafafa; padding: 0.3rem; }
+.answer-steps li { margin: 0.2rem 0; } .before { text-decoration: line-through; color: #a33; } .after { color: #262; }
+.badge.check-changed { background: #fde2c4; } .badge.check-kept { background: #e2e3e5; }
+.trace:target, details.trace.linked { outline: 2px solid #4c72b0; }
 """
 
 SCRIPT = """
@@ -35,6 +42,17 @@ SCRIPT = """
   document.querySelectorAll('.filters button').forEach(function (button) {
     button.addEventListener('click', function () { state[button.dataset.kind] = button.dataset.value; apply(); });
   });
+  function openLinked() {  // a link to a trace opens it, and shows its row whatever the filters say
+    var target = location.hash ? document.getElementById(location.hash.slice(1)) : null;
+    if (!target || target.tagName !== 'DETAILS') { return; }
+    var row = target.closest('tr.question');
+    if (row) { row.classList.remove('hidden'); }
+    target.open = true;
+    target.classList.add('linked');
+    target.scrollIntoView();
+  }
+  window.addEventListener('hashchange', openLinked);
   apply();
+  openLinked();
 })();
 """

@@ -1,4 +1,9 @@
-"""One self-contained report page for one or two run logs of the same questions."""
+"""One self-contained report page for one or more run logs of the same questions.
+
+Each run's summary is in its task's metrics; every run after the first also gets the paired difference of each
+metric against the first. Each question is one row with every run's answer, metrics, cost and trace side by side,
+and a list of the questions where the runs disagree links to both traces.
+"""
 
 from __future__ import annotations
 
@@ -6,36 +11,42 @@ from pathlib import Path
 
 from hopkit.report.assets import SCRIPT, STYLE
 from hopkit.report.markup import percent, tag, text
-from hopkit.report.traces import render_trace
+from hopkit.report.runs import ReportRun, as_run, check_shared
+from hopkit.report.traces import Passages, citation, render_trace
 
-METRICS = ("em", "f1", "cover_em", "recall@15")
-STATUSES = ("correct", "wrong", "errored")
-
-
-def status(row: dict) -> str:
-    if row.get("error"):
-        return "errored"
-    return "correct" if (row.get("metrics") or {}).get("em", 0) >= 1 else "wrong"
+STATUSES = ("correct", "wrong", "graded", "errored")
+SAMPLES = 10_000  # the same bootstrap as `hopkit compare`, so their figures agree to the last digit
 
 
-def build_page(runs: list[tuple[str, list[dict]]], title: str = "hopkit run report") -> str:
+def build_page(runs: list, title: str = "hopkit run report", passages: Passages | None = None,
+               note: str = "") -> str:
     from hopkit.text.question_form import FORMS, question_form
 
+    runs = [as_run(run) for run in runs]
+    check_shared(runs)
+    passages = passages or {}
+    first = runs[0]
     sections = [tag("h1", text(title)), _summary(runs)]
-    label, rows = runs[0]
-    forms = {row["qid"]: question_form(str(row.get("question", ""))) for row in rows}
-    buttons = "".join(tag("button", text(value), data_kind="status", data_value=value)
-                      for value in ("all", *STATUSES))
-    buttons += " | " + "".join(tag("button", text(value), data_kind="form", data_value=value) for value in ("all", *FORMS))
-    sections.append(tag("div", "Show: " + buttons + " " + tag("span", "", id="shown-count") + " shown",
-                        class_="filters"))
-    sections.append(tag("h2", "Questions of " + text(label)))
-    body = "".join(_question_row(row, forms[row["qid"]]) for row in rows)
-    header = tag("tr", "".join(tag("th", h) for h in ("question", "gold", "prediction", "citations", "metrics",
-                                                      "cost", "trace")))
-    sections.append(tag("table", header + body, id="questions"))
     if len(runs) > 1:
-        sections.append(_side_by_side(runs[0], runs[1]))
+        sections.append(_paired(runs))
+    forms = {row["qid"]: question_form(str(row.get("question", ""))) for row in first.rows}
+    statuses = [s for s in STATUSES if any(first.status(row) == s for row in first.rows)]
+    buttons = "".join(tag("button", text(value), data_kind="status", data_value=value)
+                      for value in ("all", *statuses))
+    buttons += " | " + "".join(tag("button", text(value), data_kind="form", data_value=value) for value in ("all", *FORMS))
+    sections.append(tag("div", f"Show ({text(first.label)}'s {text(first.task.right_metric or 'grade')}): " + buttons
+                        + " " + tag("span", "", id="shown-count") + " shown", class_="filters"))
+    if note:
+        sections.append(tag("p", text(note), class_="muted"))
+    if len(runs) > 1:
+        sections.append(_disagreements(runs))
+    sections.append(tag("h2", "Questions"))
+    others = [{row["qid"]: row for row in run.rows} for run in runs]
+    body = "".join(_question_row(index, row, forms[row["qid"]], runs, others, passages)
+                   for index, row in enumerate(first.rows))
+    header = tag("tr", tag("th", "question") + tag("th", "gold") + "".join(
+        tag("th", text(run.label)) for run in runs))
+    sections.append(tag("table", header + body, id="questions"))
     return ("<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\">"
             f"<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; "
             f"script-src '{script_hash()}'\"><title>{text(title)}</title><style>{STYLE}</style></head>"
@@ -50,75 +61,124 @@ def script_hash() -> str:
     return "sha256-" + base64.b64encode(hashlib.sha256(SCRIPT.encode("utf-8")).digest()).decode("ascii")
 
 
-def _summary(runs: list[tuple[str, list[dict]]]) -> str:
+def _summary(runs: list[ReportRun]) -> str:
     from hopkit.evaluation.paired import paired_bootstrap
+    from hopkit.lm.usage import computed_cost
 
-    header = tag("tr", tag("th", "run") + tag("th", "n") + "".join(tag("th", m) for m in METRICS)
-                 + tag("th", "LM calls/q") + tag("th", "s/q") + tag("th", "errors"))
+    names = runs[0].metrics
+    header = tag("tr", tag("th", "run") + tag("th", "task") + tag("th", "n") + "".join(tag("th", text(m)) for m in names)
+                 + tag("th", "LM calls/q") + tag("th", "tok in/q") + tag("th", "s/q") + tag("th", "cache hits/q")
+                 + tag("th", "errors"))
     lines = []
-    for label, rows in runs:
+    for run in runs:
         cells = []
-        for metric in METRICS:
-            values = [(r.get("metrics") or {}).get(metric) for r in rows]
+        for metric in names:
+            values = [(r.get("metrics") or {}).get(metric) for r in run.rows]
             values = [v for v in values if v is not None]
             if not values:
                 cells.append(tag("td", "-"))
                 continue
-            mean, low, high = paired_bootstrap([0.0] * len(values), values, samples=2000)
-            cells.append(tag("td", f"{percent(mean)} [{percent(low)}, {percent(high)}]"))
-        n = max(len(rows), 1)
-        calls = sum((r.get("cost") or {}).get("lm_calls", 0) for r in rows) / n
-        seconds = sum((r.get("cost") or {}).get("seconds", 0) for r in rows) / n
-        lines.append(tag("tr", tag("td", text(label)) + tag("td", str(len(rows))) + "".join(cells)
-                         + tag("td", f"{calls:.2f}") + tag("td", f"{seconds:.1f}")
-                         + tag("td", str(sum(1 for r in rows if r.get("error"))))))
-    return tag("h2", "Summary (mean x 100, 95% bootstrap interval)") + tag("table", header + "".join(lines), id="summary")
+            mean, low, high = paired_bootstrap([0.0] * len(values), values, samples=SAMPLES)
+            cells.append(tag("td", f"{percent(mean)} [{percent(low)}, {percent(high)}]", class_="num"))
+        n = max(len(run.rows), 1)
+        costs = [computed_cost(r.get("cost") or {}) for r in run.rows]
+        cost_cells = "".join(tag("td", f"{sum(c[key] for c in costs) / n:.{digits}f}", class_="num")
+                             for key, digits in (("lm_calls", 2), ("prompt_tokens", 0), ("seconds", 1),
+                                                 ("cache_hits", 2)))
+        lines.append(tag("tr", tag("td", text(run.label)) + tag("td", text(run.task.name)) + tag("td", str(len(run.rows)))
+                         + "".join(cells) + cost_cells
+                         + tag("td", str(sum(1 for r in run.rows if r.get("error"))))))
+    return (tag("h2", "Summary (mean x 100, 95% bootstrap interval; cost as computed, cache hits apart)")
+            + tag("table", header + "".join(lines), id="summary"))
 
 
-def _question_row(row: dict, form: str) -> str:
+def _paired(runs: list[ReportRun]) -> str:
+    from hopkit.evaluation.paired import compare_runs
+
+    first = {row["qid"]: row for row in runs[0].rows}
+    names = [m for m in runs[0].metrics]
+    lines = []
+    for run in runs[1:]:
+        rows = {row["qid"]: row for row in run.rows}
+        shared = [m for m in names if all(m in (r.get("metrics") or {}) for r in rows.values())]
+        result = compare_runs(first, rows, shared, samples=SAMPLES)
+        cells = {d.metric: tag("td", f"{100 * d.diff:+.1f}{' *' if d.significant else ''} "
+                                     f"[{100 * d.low:+.1f}, {100 * d.high:+.1f}]", class_="num")
+                 for d in result.differences}
+        lines.append(tag("tr", tag("td", text(run.label)) + tag("td", str(result.n))
+                         + "".join(cells.get(m, tag("td", "-")) for m in names)))
+    header = tag("tr", tag("th", "run") + tag("th", "shared n") + "".join(tag("th", text(m)) for m in names))
+    return (tag("h2", f"Paired difference against {text(runs[0].label)} (x 100, 95% paired bootstrap; "
+                      "* the interval excludes 0)") + tag("table", header + "".join(lines), id="paired"))
+
+
+def _lead(run: ReportRun) -> str:
+    return run.task.right_metric or run.metrics[0]
+
+
+def _disagreements(runs: list[ReportRun]) -> str:
+    first = runs[0]
+    lead = _lead(first)
+    by_run = [{row["qid"]: row for row in run.rows} for run in runs]
+    items = []
+    for index, row in enumerate(first.rows):
+        scores = [(r.get("metrics") or {}).get(lead) if (r := rows.get(row["qid"])) else None for rows in by_run]
+        if len({s for s in scores if s is not None}) <= 1:
+            continue
+        answers = [tag("td", (text((rows[row["qid"]].get("prediction") or {}).get("answer", "")) +
+                              f" ({lead} {score:.2f}) " + tag("a", "trace", href=f"#t-{index}-{k}", class_="to-trace"))
+                       if score is not None else "-", class_=_state(runs[k], rows.get(row["qid"])))
+                   for k, (rows, score) in enumerate(zip(by_run, scores))]
+        items.append(tag("tr", tag("td", text(row.get("question"))) + tag("td", _gold(row)) + "".join(answers),
+                         class_="differs", data_qid=row["qid"]))
+    header = tag("tr", tag("th", "question") + tag("th", "gold") + "".join(tag("th", text(r.label)) for r in runs))
+    return (tag("h2", f"Where the runs disagree on {text(lead)} ({len(items)} questions)")
+            + tag("table", header + "".join(items), id="side-by-side"))
+
+
+def _state(run: ReportRun, row: dict | None) -> str:
+    return "run-cell " + (run.status(row) if row else "absent")
+
+
+def _gold(row: dict) -> str:
+    return text(", ".join(map(str, row.get("answers") or [])))
+
+
+def _question_row(index: int, row: dict, form: str, runs: list[ReportRun], by_run: list[dict],
+                  passages: Passages) -> str:
+    state = runs[0].status(row)
+    cells = "".join(_run_cell(index, k, run, by_run[k].get(row["qid"]), passages) for k, run in enumerate(runs))
+    return tag("tr", tag("td", text(row.get("question"))) + tag("td", _gold(row)) + cells,
+               class_=f"question {state}", data_status=state, data_form=form, data_qid=row.get("qid"))
+
+
+def _run_cell(index: int, k: int, run: ReportRun, row: dict | None, passages: Passages) -> str:
+    from hopkit.lm.usage import computed_cost
+
+    if row is None:
+        return tag("td", tag("span", "not in this run", class_="muted"), class_="run-cell absent")
     prediction = row.get("prediction") or {}
     gold = set(row.get("gold_pids") or [])
-    citations = " ".join(tag("span", text(pid), class_="pid gold" if pid in gold else "pid")
-                         for pid in prediction.get("citations") or [])
-    metrics = ", ".join(f"{text(k)} {v:.2f}" for k, v in (row.get("metrics") or {}).items()
-                        if isinstance(v, (int, float)))
-    cost = row.get("cost") or {}
-    cost_text = f"{cost.get('lm_calls', 0)} calls, {cost.get('seconds', 0):.1f} s"
-    answer = text(prediction.get("answer", ""))
+    answer = tag("div", text(prediction.get("answer", "")), class_="answer")
     if row.get("error"):
         answer += tag("div", "error: " + text(row["error"]), class_="muted")
-    trace = tag("details", tag("summary", "trace") + render_trace(row.get("trace"), gold), class_="trace")
-    state = status(row)
-    return tag("tr", tag("td", text(row.get("question"))) + tag("td", text(", ".join(map(str, row.get("answers") or []))))
-               + tag("td", answer) + tag("td", citations or "-") + tag("td", metrics) + tag("td", cost_text)
-               + tag("td", trace), class_=f"question {state}", data_status=state, data_form=form,
-               data_qid=row.get("qid"))
-
-
-def _side_by_side(run_a: tuple[str, list[dict]], run_b: tuple[str, list[dict]]) -> str:
-    (label_a, rows_a), (label_b, rows_b) = run_a, run_b
-    by_qid = {r["qid"]: r for r in rows_b}
-    lines = []
-    for row in rows_a:
-        other = by_qid.get(row["qid"])
-        if other is None:
-            continue
-        ma, mb = row.get("metrics") or {}, other.get("metrics") or {}
-        if ma.get("em") == mb.get("em") and ma.get("f1") == mb.get("f1"):
-            continue
-        lines.append(tag("tr", tag("td", text(row.get("question"))) + tag("td", text(", ".join(map(str, row.get("answers") or []))))
-                         + tag("td", text((row.get("prediction") or {}).get("answer", "")) + f" (F1 {ma.get('f1', 0):.2f})")
-                         + tag("td", text((other.get("prediction") or {}).get("answer", "")) + f" (F1 {mb.get('f1', 0):.2f})"),
-                         class_="differs", data_qid=row.get("qid")))
-    header = tag("tr", tag("th", "question") + tag("th", "gold") + tag("th", "A: " + text(label_a))
-                 + tag("th", "B: " + text(label_b)))
-    return (tag("h2", f"Where the two runs differ ({len(lines)} questions)")
-            + tag("table", header + "".join(lines), id="side-by-side"))
+    metrics = "".join(tag("span", f"{text(m)} {float(v):.2f}", class_="metric") for m, v in
+                      ((m, (row.get("metrics") or {}).get(m)) for m in run.metrics) if isinstance(v, (int, float)))
+    cost = computed_cost(row.get("cost") or {})
+    replayed = f", {cost['cache_hits']} from the cache" if cost["cache_hits"] else ""
+    cost_text = (f"{cost['lm_calls']} calls, {cost['prompt_tokens']} tok in, {cost['seconds']:.1f} s as computed"
+                 f"{replayed}")
+    cited = " ".join(citation(pid, gold, passages) for pid in prediction.get("citations") or [])
+    trace = tag("details", tag("summary", "trace") + render_trace(row.get("trace"), gold, passages),
+                class_="trace", id=f"t-{index}-{k}")
+    return tag("td", answer + tag("div", metrics, class_="metrics") + tag("div", text(cost_text), class_="cost muted")
+               + (tag("div", "cited: " + cited, class_="citations") if cited else "") + trace,
+               class_=_state(run, row))
 
 
 def read_run(path: Path) -> list[dict]:
-    """Each question's final row (hopkit.evaluation.run_log.final_rows), in log order."""
-    from hopkit.evaluation.run_log import final_rows, parse_lines
+    """Each question's final row (hopkit.evaluation.run_log.final_rows), in log order; a file that is not a run
+    log is refused."""
+    from hopkit.evaluation.paired import read_rows
 
-    parsed, _ = parse_lines(Path(path).read_text(encoding="utf-8").splitlines())
-    return final_rows([row for row in parsed if "qid" in row])
+    return list(read_rows(path).values())
