@@ -80,3 +80,76 @@ def test_reports_of_the_committed_runs_open_without_console_errors(chromium, tmp
     chromium.find_element(By.CSS_SELECTOR, "details.trace > summary").click()
     assert chromium.find_element(By.CSS_SELECTOR, "details.trace .trace-view").is_displayed()
     assert browser.console_errors(chromium) == []
+
+
+def _rows_marked(chromium, status):
+    from selenium.webdriver.common.by import By
+
+    return [r.get_attribute("data-qid") for r in chromium.find_elements(By.CSS_SELECTOR, f"tr.question.{status}")]
+
+
+def test_a_fact_check_page_shows_label_accuracy_and_marks_right_labels_right(chromium, tmp_path):
+    from selenium.webdriver.common.by import By
+
+    from hopkit.report.runs import load_run
+
+    run = load_run(RUNS / "tasks" / "fact-check-ircot.jsonl")
+    _open(chromium, tmp_path, build_page([run]))
+    headers = [h.text for h in chromium.find_elements(By.CSS_SELECTOR, "#summary th")]
+    assert "label_acc" in headers and "em" not in headers
+    right = {r["qid"] for r in run.rows if r["metrics"]["label_acc"] == 1}
+    assert right and set(_rows_marked(chromium, "correct")) == right
+    assert set(_rows_marked(chromium, "wrong")) == {r["qid"] for r in run.rows} - right
+    chromium.find_element(By.CSS_SELECTOR, 'button[data-kind="status"][data-value="correct"]').click()
+    assert chromium.find_element(By.ID, "shown-count").text == str(len(right))
+    assert browser.console_errors(chromium) == []
+
+
+def test_a_long_form_page_shows_rouge_l(chromium, tmp_path):
+    from selenium.webdriver.common.by import By
+
+    from hopkit.report.runs import load_run
+
+    run = load_run(RUNS / "tasks" / "long-form-searchain.jsonl")
+    _open(chromium, tmp_path, build_page([run]))
+    headers = [h.text for h in chromium.find_elements(By.CSS_SELECTOR, "#summary th")]
+    assert headers[3] == "rouge_l" and "em" not in headers
+    first = chromium.find_element(By.CSS_SELECTOR, "tr.question .metrics")
+    assert first.text.startswith("rouge_l ") and _rows_marked(chromium, "graded")
+    assert browser.console_errors(chromium) == []
+
+
+def test_three_runs_side_by_side_each_trace_drawn_and_a_link_opens_it(chromium, tmp_path):
+    from selenium.webdriver.common.by import By
+
+    from test_report import ircot_row, tor_row
+
+    runs = [("searchain", [searchain_row("q1", 1.0), searchain_row("q2", 0.0)]),
+            ("tor", [tor_row("q1", 1.0), tor_row("q2", 1.0)]), ("ircot", [ircot_row("q1", 0.0), ircot_row("q2", 0.0)])]
+    _open(chromium, tmp_path, build_page(runs))
+    row = chromium.find_element(By.CSS_SELECTOR, 'tr.question[data-qid="q2"]')
+    cells = row.find_elements(By.CSS_SELECTOR, "td.run-cell")
+    assert len(cells) == 3
+    for cell, view in zip(cells[1:], (".tor-tree", ".steps")):  # the second and third runs' traces, drawn
+        cell.find_element(By.CSS_SELECTOR, "details.trace > summary").click()
+        assert cell.find_element(By.CSS_SELECTOR, view).is_displayed()
+    link = chromium.find_element(By.CSS_SELECTOR, '#side-by-side a[href="#t-0-2"]')
+    link.click()
+    opened = chromium.find_element(By.ID, "t-0-2")
+    assert opened.get_attribute("open") is not None and opened.find_element(By.CSS_SELECTOR, ".steps").is_displayed()
+    assert browser.console_errors(chromium) == []
+
+
+def test_a_check_firing_is_drawn_with_before_after_and_why(chromium, tmp_path):
+    from selenium.webdriver.common.by import By
+
+    rows = read_run(RUNS / "profiles" / "searchain-hopkit.jsonl")
+    fired = next(r for r in rows if (r["trace"].get("option_check") or {}).get("before")
+                 not in (None, (r["trace"].get("option_check") or {}).get("after")))
+    _open(chromium, tmp_path, build_page([("searchain", [fired])]))
+    chromium.find_element(By.CSS_SELECTOR, "details.trace > summary").click()
+    step = chromium.find_element(By.CSS_SELECTOR, 'li.answer-step[data-step="option_check"]')
+    record = fired["trace"]["option_check"]
+    assert step.is_displayed() and step.get_attribute("data-changed") == "true"
+    assert record["before"] in step.text and record["after"] in step.text and "options" in step.text
+    assert browser.console_errors(chromium) == []

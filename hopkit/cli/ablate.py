@@ -79,7 +79,7 @@ def cmd_ablate(args: argparse.Namespace) -> None:
                                         profile=variant.profile or args.profile, **settings[variant.name]), task)
 
     folder = args.out or runs_dir() / "ablate" / slug(dataset.name) / f"{slug(args.method)}__{slug(args.lm)}"
-    meta = {"dataset": dataset.name, "lm": args.lm, "api_base": args.api_base, "retriever": args.retriever,
+    meta = {"dataset": dataset.name, "dataset_spec": args.dataset, "lm": args.lm, "api_base": args.api_base, "retriever": args.retriever,
             "reader": args.reader, "demos_from": demos_from or "none", "max_tokens": args.max_tokens,
             "fixed_knobs": fixed, "profile": args.profile,
             **({"task": task.name} if task.name != "multihop-qa" else {}), **retriever_choice(args)}

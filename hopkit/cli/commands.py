@@ -237,7 +237,8 @@ def cmd_ask(args: argparse.Namespace) -> None:
 
 def eval_meta(args: argparse.Namespace, dataset_name: str, knobs: dict) -> dict:
     """The settings a run log records, so that a resume cannot mix two runs."""
-    return {"method": args.method, "dataset": dataset_name, "lm": args.lm, "api_base": args.api_base,
+    return {"method": args.method, "dataset": dataset_name, "dataset_spec": getattr(args, "dataset", None),
+            "lm": args.lm, "api_base": args.api_base,
             "knobs": knobs, "profile": getattr(args, "profile", "hopkit"), "retriever": args.retriever,
             "max_tokens": args.max_tokens, **retriever_choice(args)}
 

@@ -16,8 +16,9 @@ from pathlib import Path
 from hopkit.errors import InputError
 
 
-# Keys that only label a run (an ablation variant's name and table group): a resume ignores them
-LABELS = frozenset({"name", "table"})
+# Keys that only label a run (an ablation variant's name and table group, where the dataset was read from): a
+# resume ignores them
+LABELS = frozenset({"name", "table", "dataset_spec"})
 
 
 class RunLog:

@@ -88,8 +88,11 @@ def _summary(runs: list[ReportRun]) -> str:
         lines.append(tag("tr", tag("td", text(run.label)) + tag("td", text(run.task.name)) + tag("td", str(len(run.rows)))
                          + "".join(cells) + cost_cells
                          + tag("td", str(sum(1 for r in run.rows if r.get("error"))))))
+    uncosted = [run.label for run in runs if any(computed_cost(r.get("cost") or {})["uncosted_hits"] for r in run.rows)]
+    note = tag("p", "Replayed LM calls logged before costs were kept count 0 tokens and 0 s in: "
+               + text(", ".join(uncosted)), class_="muted") if uncosted else ""
     return (tag("h2", "Summary (mean x 100, 95% bootstrap interval; cost as computed, cache hits apart)")
-            + tag("table", header + "".join(lines), id="summary"))
+            + tag("table", header + "".join(lines), id="summary") + note)
 
 
 def _paired(runs: list[ReportRun]) -> str:
@@ -166,6 +169,8 @@ def _run_cell(index: int, k: int, run: ReportRun, row: dict | None, passages: Pa
                       ((m, (row.get("metrics") or {}).get(m)) for m in run.metrics) if isinstance(v, (int, float)))
     cost = computed_cost(row.get("cost") or {})
     replayed = f", {cost['cache_hits']} from the cache" if cost["cache_hits"] else ""
+    if cost["uncosted_hits"]:
+        replayed += f" ({cost['uncosted_hits']} replayed from before costs were kept count 0)"
     cost_text = (f"{cost['lm_calls']} calls, {cost['prompt_tokens']} tok in, {cost['seconds']:.1f} s as computed"
                  f"{replayed}")
     cited = " ".join(citation(pid, gold, passages) for pid in prediction.get("citations") or [])

@@ -79,7 +79,8 @@ def check_shared(runs: list[ReportRun]) -> None:
 def cited_passages(paths: list[Path], dataset: str | None = None) -> tuple[dict[str, tuple[str, str]], str]:
     """pid -> (title, text) from the dataset the runs were evaluated on (``dataset`` or the first log's
     settings), and a note; an unreachable dataset leaves the pids bare and says why."""
-    spec = dataset or next((settings(p).get("dataset") for p in paths if settings(p).get("dataset")), None)
+    spec = dataset or next((settings(p).get("dataset_spec") or settings(p).get("dataset") for p in paths
+                            if settings(p).get("dataset_spec") or settings(p).get("dataset")), None)
     if not spec:
         return {}, "no dataset named in the logs' settings: citations show their ids (pass --dataset)"
     try:
@@ -87,7 +88,8 @@ def cited_passages(paths: list[Path], dataset: str | None = None) -> tuple[dict[
 
         corpus = load_dataset_spec(spec).corpus
     except Exception as error:  # any failure to load only costs the titles  # noqa: BLE001
-        return {}, f"titles unavailable ({spec}: {str(error).splitlines()[0][:120]})"
+        return {}, (f"titles unavailable ({spec}: {str(error).splitlines()[0][:120]}; pass --dataset with the "
+                    "spec the run was evaluated on)")
     if corpus is None:
         return {}, f"{spec} brings no passages: citations show their ids"
     return {p.pid: (p.title, p.text) for p in corpus}, f"titles and paragraphs from {spec}"
