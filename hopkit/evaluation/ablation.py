@@ -130,12 +130,22 @@ def format_table(results: list[VariantResult], names: list[str], title: str) -> 
             mark = " *" if low > 0 or high < 0 else ""
             diffs.append(f"{100 * diff:+.1f}{mark} [{100 * low:+.1f}, {100 * high:+.1f}]")
         lines.append(f"| {r.variant.name} | {r.n} | " + " | ".join(cells) + " | " + " | ".join(diffs)
-                     + f" | {r.cost['lm_calls']:.2f} | {r.cost['prompt_tokens']:.0f} | {r.cost['seconds']:.1f} | {r.errors} |")
+                     + f" | {r.cost['lm_calls']:.2f} | {_as_computed(r, 'prompt_tokens', 0)} | "
+                     f"{_as_computed(r, 'seconds', 1)} | {r.errors} |")
     uncosted = [r.variant.name for r in results if r.cost.get("uncosted_hits")]
     lines += ["", "Cost as computed: a replayed LM call counts what computing it cost."
-              + (f" Replayed calls from before costs were kept count 0 tokens and 0 s in: {', '.join(uncosted)}."
-                 if uncosted else "")]
+              + (" Replayed calls logged before costs were kept are not counted: such a cell is a lower bound (>=), "
+                 "or 'replayed' when every call was one." if uncosted else "")]
     return "\n".join(lines) + "\n"
+
+
+def _as_computed(result: VariantResult, key: str, digits: int) -> str:
+    """A cost cell: exact, a lower bound where some replayed calls predate the cost ledger, or 'replayed'."""
+    value = f"{result.cost[key]:.{digits}f}"
+    missing = result.cost.get("uncosted_hits", 0)
+    if not missing:
+        return value
+    return "replayed" if missing >= result.cost["lm_calls"] - 1e-9 else f">= {value}"
 
 
 def draw_chart(results: list[VariantResult], metric: str, folder: Path, title: str) -> dict[str, Path]:
