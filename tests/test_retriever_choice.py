@@ -74,3 +74,17 @@ def test_auto_needs_the_datasets_own_indexes(hopkit_home, tmp_path, capsys):
 
     rc = main(["eval-retrieval", "--dataset", "bundled:dev", "--retriever", "auto", "--index", str(tmp_path)])
     assert rc == 2 and "--retriever auto" in capsys.readouterr().err
+
+
+def test_a_measurement_is_reused_until_an_index_or_the_questions_change(tmp_path):
+    index_for, open_index = _indexes(tmp_path, {"bm25": ["c", "a", "d"], "colbert": ["c", "b", "a"]})
+    first = choose_retriever(QUESTIONS, index_for, open_index, k=3)
+
+    def never(folder):
+        raise AssertionError("measured again")
+
+    assert choose_retriever(QUESTIONS, index_for, never, k=3) == first
+    (tmp_path / "colbert" / MANIFEST).write_text(json.dumps({"backend": "colbert", "built": "again"}))
+    assert choose_retriever(QUESTIONS, index_for, open_index, k=3).backend == "colbert"
+    with pytest.raises(AssertionError, match="measured again"):
+        choose_retriever(QUESTIONS[:1], index_for, never, k=3)

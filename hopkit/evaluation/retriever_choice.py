@@ -8,8 +8,10 @@ wins, BM25 on a tie. The choice and both recalls go into the run's metadata.
 
 from __future__ import annotations
 
+import hashlib
+import json
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from pathlib import Path
 
 import dspy
@@ -33,13 +35,37 @@ class RetrieverChoice:
 
 def choose_retriever(examples: Sequence[dspy.Example], index_for: Callable[[str], Path],
                      open_index: Callable[[Path], object], k: int = 15) -> RetrieverChoice:
-    """``index_for(backend)``: the corpus's index folder for a backend; ``open_index``: a retriever from one."""
+    """``index_for(backend)``: the corpus's index folder for a backend; ``open_index``: a retriever from one.
+    A measurement is kept beside the ColBERT index and reused while both indexes and the questions are the same."""
     colbert = index_for("colbert")
     if not (Path(colbert) / MANIFEST).is_file():
         return RetrieverChoice("bm25", k, {}, f"no ColBERT index at {colbert}")
     scored = [ex for ex in examples if ex.get("gold_pids")]
     if not scored:
         return RetrieverChoice("bm25", k, {}, "no gold paragraphs to measure recall on")
+    key = _measurement_key(scored, index_for, k)
+    kept = Path(colbert).with_name(Path(colbert).name + ".choice.json")
+    if kept.is_file():
+        try:
+            saved = json.loads(kept.read_text(encoding="utf-8"))
+            if saved.get("key") == key:
+                return RetrieverChoice(saved["backend"], k, saved["recalls"], saved["reason"])
+        except (OSError, ValueError, KeyError):
+            pass
+    choice = _measure(scored, index_for, open_index, k)
+    kept.write_text(json.dumps({"key": key, **asdict(choice)}), encoding="utf-8")
+    return choice
+
+
+def _measurement_key(examples: Sequence[dspy.Example], index_for: Callable[[str], Path], k: int) -> str:
+    parts = [str(k)] + [(Path(index_for(b)) / MANIFEST).read_text(encoding="utf-8") for b in ("bm25", "colbert")
+                        if (Path(index_for(b)) / MANIFEST).is_file()]
+    parts += [f"{ex.qid}:{','.join(ex.gold_pids)}" for ex in examples]
+    return hashlib.sha256("\n".join(parts).encode("utf-8")).hexdigest()
+
+
+def _measure(scored: Sequence[dspy.Example], index_for: Callable[[str], Path], open_index: Callable[[Path], object],
+             k: int) -> RetrieverChoice:
     from hopkit.evaluation.retrieval_bench import bench_retrieval
 
     recalls = {backend: bench_retrieval(open_index(index_for(backend)), scored, k=k, warmup=0, progress=False).recall
