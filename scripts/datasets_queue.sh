@@ -53,10 +53,12 @@ chosen() {  # dataset, method: "zeroshot" or "indomain", from stage 1's logs
 demos_flag() {  # dataset, zeroshot|indomain
     [ "$2" = indomain ] && echo "${DEMOS[$1]}" || echo none
 }
-for set in "${DATASETS[@]}"; do  # stage 1
+for set in "${DATASETS[@]}"; do  # stage 1, the cheap methods first so that a partial queue still says something
     sweep "$set" 20 hopkit
     run "$set" nor-hopkit 20 --method nor
-    for method in ircot searchain tor; do
+done
+for method in ircot searchain tor; do
+    for set in "${DATASETS[@]}"; do
         for demos in zeroshot indomain; do
             run "$set" "$method-hopkit-$demos" 20 --method "$method" --demos-from "$(demos_flag "$set" $demos)"
         done

@@ -411,3 +411,90 @@ def test_the_compile_trains_on_questions_the_built_demonstrations_do_not_show():
     program.answer.demos = [dspy.Example(question=train[1].question, context=["c"], answer="Morn")]
     chosen = unseen_by_demos(train, program, 4)
     assert [ex.question for ex in chosen] == [train[i].question for i in (0, 2, 3, 4)]
+
+
+def test_split_ranges_and_overlapping_splits_are_refused():
+    from hopkit.data.examples import make_example
+    from hopkit.errors import InputError
+    from hopkit.optimize.splits import in_range, refuse_overlap, split_spec
+
+    assert split_spec("musique:validation@/d/dev100.jsonl[1-50]") == ("musique:validation@/d/dev100.jsonl", (1, 50))
+    assert split_spec("bundled:dev") == ("bundled:dev", None)
+    for bad in ("bundled:dev[0-5]", "bundled:dev[9-3]", "bundled:dev[a-b]"):
+        with pytest.raises(InputError, match=r"\[A-B\]"):
+            split_spec(bad)
+    examples = [make_example(f"q{i}", f"Question {i}?", ["a"], []) for i in range(1, 101)]
+    dev, test = in_range(examples, (1, 50), "dev"), in_range(examples, (51, 100), "test")
+    assert (dev[0].qid, dev[-1].qid, test[0].qid, len(test)) == ("q1", "q50", "q51", 50)
+    assert len(in_range(examples, (1, 50), "dev", limit=20)) == 20
+    refuse_overlap({"train": [], "dev": dev, "test": test})
+    with pytest.raises(InputError, match="dev and test splits share 10 questions"):
+        refuse_overlap({"dev": dev, "test": in_range(examples, (41, 60), "test")})
+    with pytest.raises(InputError, match="the dataset has 100 questions"):
+        in_range(examples, (101, 120), "test")
+
+
+def test_optimize_refuses_overlapping_splits_before_the_retriever_and_lm_load(hopkit_home, capsys):
+    from hopkit.cli.main import main
+
+    rc = main(["optimize", "--method", "oner", "--demos", "none", "--dev", "bundled:dev[1-20]",
+               "--test", "bundled:dev[11-30]", "--trials", "1"])
+    err = capsys.readouterr().err.strip()
+    assert rc == 2 and "share 10 questions" in err and len(err.splitlines()) == 1
+
+
+def _pruning_study(values_on_full_dev):
+    from optuna.distributions import IntDistribution
+
+    study = optuna.create_study(direction="maximize")
+    dist = {"k": IntDistribution(1, 20)}
+    states = {1: ("COMPLETE", 6), 2: ("PRUNED", 2), 3: ("PRUNED", 4), 4: ("COMPLETE", 6)}
+    for k, (state, n) in states.items():
+        study.add_trial(optuna.trial.create_trial(
+            params={"k": k}, distributions=dist, state=getattr(optuna.trial.TrialState, state),
+            values=[values_on_full_dev[k]] if state == "COMPLETE" else None,
+            intermediate_values={1: 0.1}, user_attrs={"n": n}))
+    return study
+
+
+@pytest.mark.parametrize("pruned_best, same", [(0.4, True), (0.9, False)])
+def test_the_unpruned_check_counts_questions_and_hours_and_says_whether_the_choice_holds(pruned_best, same):
+    from hopkit.data.examples import make_example
+    from hopkit.optimize.pruning import check_pruning
+
+    dev = [make_example(f"q{i}", f"Question {i}?", ["a"], []) for i in range(6)]
+    full = {1: 0.5, 2: 0.2, 3: pruned_best, 4: 0.6}  # trial 3 was pruned after 4 questions
+
+    def rows(k, count):
+        return [{"qid": f"q{i}", "metrics": {"f1": full[k]}, "cost": {"seconds": 360.0, "lm_calls": 1}}
+                for i in range(count)]
+
+    answered = {1: 6, 2: 2, 3: 4, 4: 6}
+    report = check_pruning(_pruning_study(full), dev, "f1", lambda knobs: rows(knobs["k"], answered[knobs["k"]]),
+                           lambda knobs: rows(knobs["k"], 6))
+    assert (report.settings, report.questions_pruned, report.questions_unpruned) == (4, 18, 24)
+    assert (report.lm_hours_pruned, report.lm_hours_unpruned) == (1.8, 2.4) and report.share == 0.75
+    assert report.chosen_pruned == {"k": 4} and report.same_setting is same
+    assert report.chosen_unpruned == ({"k": 4} if same else {"k": 3})
+    assert ("the same" if same else "not the same") in report.line()
+
+
+def test_the_pruner_is_a_choice():
+    from hopkit.optimize.study import make_pruner
+
+    assert isinstance(make_pruner("halving"), optuna.pruners.SuccessiveHalvingPruner)
+    assert isinstance(make_pruner("none"), optuna.pruners.NopPruner)
+    with pytest.raises(ValueError, match="unknown pruner"):
+        make_pruner("hyperband")
+
+
+def test_a_study_with_the_unpruned_check_reports_it_in_its_summary(tmp_path):
+    from dataclasses import replace
+
+    configure()
+    storage = f"sqlite:///{tmp_path / 'study.db'}"
+    result = optimize(replace(request(tmp_path, storage, trials=3), unpruned_check=True, pruner="halving"),
+                      TableRetriever(), None, say=lambda text: None)
+    summary = json.loads(result.summary_path.read_text())
+    assert summary["pruner"] == "halving" and summary["pruning"]["questions_unpruned"] == 3 * 4
+    assert summary["pruning"]["same_setting"] in (True, False) and summary["questions_answered"]["questions"] >= 4

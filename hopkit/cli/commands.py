@@ -6,6 +6,7 @@ import argparse
 import json
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -299,9 +300,19 @@ def cmd_optimize(args: argparse.Namespace) -> None:
         if names[0] != args.metric:
             raise InputError(f"--objectives must start with the metric ({args.metric}), e.g. {args.metric},lm_calls")
         objectives += names[1:]
-    train = load_dataset(args.train or f"{args.dataset}:train") if (args.demos != "none" or method.uses_demos) else None
-    dev = load_dataset(args.dev or f"{args.dataset}:dev")
-    test = load_dataset(args.test) if args.test else None
+    from hopkit.optimize.splits import in_range, refuse_overlap, split_spec
+
+    specs = {"train": split_spec(args.train or f"{args.dataset}:train")
+             if (args.demos != "none" or method.uses_demos) else None,
+             "dev": split_spec(args.dev or f"{args.dataset}:dev"), "test": split_spec(args.test) if args.test else None}
+    loaded = {name: load_dataset(spec[0]) if spec else None for name, spec in specs.items()}
+    train, dev = loaded["train"], loaded["dev"]
+    limits = {"train": None, "dev": args.n_dev, "test": args.n_test}
+    picked = {name: in_range(data.examples, specs[name][1], name, limits[name]) if data else []
+              for name, data in loaded.items()}
+    if train is not None and specs["train"][1] is not None:
+        train = replace(train, examples=picked["train"])
+    refuse_overlap(picked)
     study = args.study or slug(f"{args.method}-{dev.name}-{args.metric}-{args.demos}-{args.lm}")
     folder = args.out or runs_dir() / "optimize" / study
     storage = args.storage or sqlite_url(folder / "study.db")
@@ -310,13 +321,14 @@ def cmd_optimize(args: argparse.Namespace) -> None:
     reader = open_reader(args.reader) if method.needs_reader else None
     configure_lm(args)
     request = OptimizeRequest(
-        method=args.method, metric=metric, train=train, dev=dev.examples[: args.n_dev], dev_name=dev.name,
+        method=args.method, metric=metric, train=train, dev=picked["dev"], dev_name=dev.name,
         folder=folder, storage=storage, study_name=study, trials=args.trials, demos=args.demos,
         demo_threshold=args.demo_threshold,
         objectives=objectives, fixed=fixed, profile=args.profile,
         params=params, train_n=args.n_train,
-        test=test.examples[: args.n_test] if test else (), seed=args.seed, threads=args.threads,
-        slices=args.slices, prune_startup=args.prune_startup, progress=not args.quiet)
+        test=picked["test"], seed=args.seed, threads=args.threads,
+        slices=args.slices, prune_startup=args.prune_startup, pruner=args.pruner,
+        unpruned_check=args.unpruned_check, progress=not args.quiet)
     try:
         result = optimize(request, retriever, reader)
     except ValueError as error:

@@ -154,9 +154,13 @@ def build_parser() -> argparse.ArgumentParser:
     opt = verbs.add_parser("optimize", help="tune demonstrations (DSPy) and knobs (optuna) on train/dev; save the program")
     opt.add_argument("--method", required=True)
     opt.add_argument("--dataset", default="bundled", help="a dataset with splits: bundled (train/dev/test)")
-    opt.add_argument("--train", default=None, help="train split spec (default <dataset>:train)")
-    opt.add_argument("--dev", default=None, help="dev split spec (default <dataset>:dev)")
-    opt.add_argument("--test", default=None, help="test split spec, scored once with the best setting (optional)")
+    opt.add_argument("--train", default=None,
+                     help="train split spec, demonstrations only, e.g. 'musique:train@train.jsonl' (default "
+                     "<dataset>:train); SPEC[A-B] takes questions A to B")
+    opt.add_argument("--dev", default=None, help="dev split spec the study tunes on, e.g. 'SPEC[1-50]' (default "
+                     "<dataset>:dev)")
+    opt.add_argument("--test", default=None, help="test split spec, never seen by the study, scored once with "
+                     "trial 0 and the best setting, e.g. 'SPEC[51-100]' (optional); overlapping splits are refused")
     opt.add_argument("--n-train", type=int, default=20)
     opt.add_argument("--n-dev", type=int, default=20)
     opt.add_argument("--n-test", type=int, default=20)
@@ -176,6 +180,11 @@ def build_parser() -> argparse.ArgumentParser:
     opt.add_argument("--slices", type=int, default=3, help="growing dev slices a trial can be pruned after (1: no pruning)")
     opt.add_argument("--prune-startup", type=int, default=3,
                      help="finished trials before the median pruner may stop a trial")
+    opt.add_argument("--pruner", default="median", choices=["median", "halving", "none"],
+                     help="how a trial that trails after a dev slice is stopped (none: every trial answers all of dev)")
+    opt.add_argument("--unpruned-check", action="store_true",
+                     help="after the study, finish each pruned trial on all of dev: the questions and LM hours pruning "
+                     "saved, and whether the same setting would have been chosen")
     opt.add_argument("--set", action="append", default=[], metavar="KNOB=VALUE", help="fix a knob (not tuned)")
     add_profile_flag(opt, default="paper", text="the knobs not tuned, and trial 0's values of those tuned")
     opt.add_argument("--quiet", action="store_true")

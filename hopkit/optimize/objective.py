@@ -47,12 +47,24 @@ class Objective:
     progress: bool = False
     demos_key: str | None = None  # the demonstrations' fingerprint: rows answered under other demos never mix
 
+    def log_for(self, knobs: dict[str, Any]) -> RunLog:
+        """The setting's own run log: every trial of the same knobs (and demonstrations) shares it."""
+        key = setting_key({**knobs, "demos": self.demos_key} if self.demos_key else knobs)
+        meta = {"knobs": knobs, "metric": self.metric.name, **({"demos": self.demos_key} if self.demos_key else {})}
+        return RunLog(self.log_dir / f"setting-{key}.jsonl", meta)
+
+    def finish(self, knobs: dict[str, Any]) -> list[dict]:
+        """The setting's rows on all of dev, answering the questions a pruned trial never reached."""
+        log = self.log_for(knobs)
+        wanted = {ex.qid for ex in self.dev}
+        if len(log.done_qids() & wanted) < len(wanted):
+            evaluate(self.build(knobs), self.dev, [self.metric], log, threads=self.threads, progress=self.progress)
+        return [r for r in log.rows if r["qid"] in wanted]
+
     def __call__(self, trial: optuna.trial.BaseTrial) -> float | tuple[float, ...]:
         knobs = suggest(trial, self.space)
         program = self.build(knobs)
-        key = setting_key({**knobs, "demos": self.demos_key} if self.demos_key else knobs)
-        meta = {"knobs": knobs, "metric": self.metric.name, **({"demos": self.demos_key} if self.demos_key else {})}
-        log = RunLog(self.log_dir / f"setting-{key}.jsonl", meta)
+        log = self.log_for(knobs)
         bounds = _slice_bounds(len(self.dev), self.slices if len(self.objectives) == 1 else 1)
         rows: list[dict] = []
         for end in bounds:

@@ -26,6 +26,7 @@ from hopkit.optimize.demos import apply_state, bootstrapped_demos, check_demo_th
 from hopkit.optimize.demos_store import load_or_compile, state_fingerprint
 from hopkit.optimize.objective import COST_OBJECTIVES, Objective
 from hopkit.optimize.plots import save_plots
+from hopkit.optimize.pruning import PruningReport, check_pruning
 from hopkit.optimize.saved import save_program, split_hash
 from hopkit.optimize.search_space import profile_defaults, search_space
 from hopkit.optimize.study import enqueue_paper_defaults, open_study, paper_default_trial, run_trials
@@ -57,6 +58,8 @@ class OptimizeRequest:
     threads: int = 1
     slices: int = 3
     prune_startup: int = 3  # finished trials before the median pruner may stop one
+    pruner: str = "median"  # median | halving | none (hopkit.optimize.study.make_pruner)
+    unpruned_check: bool = False  # after the study, finish every pruned trial on all of dev and compare
     progress: bool = True
     heartbeat_s: int = 60
     grace_s: int = 180
@@ -80,6 +83,7 @@ class OptimizeResult:
     answering_seconds: float = 0.0  # per-question seconds over every trial and test run, killed runs included
     summary_path: Path | None = None
     settings: int = 0  # distinct finished settings; ``trials`` also counts repeats and failed trials
+    pruning: PruningReport | None = None  # with --unpruned-check: what pruning saved, and whether it chose the same
 
 
 def optimize(request: OptimizeRequest, retriever: Retriever | None, reader: Reader | None,
@@ -108,7 +112,7 @@ def optimize(request: OptimizeRequest, retriever: Retriever | None, reader: Read
         raise ValueError(f"unknown cost objective {unknown}; use {', '.join(COST_OBJECTIVES)}")
     study = open_study(request.study_name, request.storage, directions, seed=request.seed,
                        heartbeat_s=request.heartbeat_s, grace_s=request.grace_s,
-                       prune_startup=request.prune_startup)
+                       prune_startup=request.prune_startup, pruner=request.pruner)
     enqueue_paper_defaults(study, defaults)
     objective = Objective(build, space, request.dev, request.metric, request.folder / "settings",
                           objectives=request.objectives, threads=request.threads, slices=request.slices,
@@ -121,6 +125,12 @@ def optimize(request: OptimizeRequest, retriever: Retriever | None, reader: Read
             f"{request.trials}: widen the ranges or fix fewer knobs")
 
     multi = len(directions) > 1
+    pruning = None
+    if request.unpruned_check and not multi:
+        say("finishing every pruned trial on all of dev, to see what pruning saved and changed ...")
+        pruning = check_pruning(study, request.dev, request.metric.name, lambda knobs: objective.log_for(knobs).rows,
+                                objective.finish, maximize=request.metric.higher_is_better)
+        say(pruning.line())
     pareto = [{"number": t.number, "params": t.params, "values": t.values} for t in study.best_trials] if multi else []
     best = max(study.best_trials, key=lambda t: t.values[0]) if multi else study.best_trial
     knobs = {**request.fixed, **best.params}
@@ -147,7 +157,7 @@ def optimize(request: OptimizeRequest, retriever: Retriever | None, reader: Read
                             test_scores=test_scores, cache_hit_rate=hits / lm_calls if lm_calls else 0.0,
                             seconds=time.perf_counter() - start, program_dir=program_dir, plots=plots,
                             trials=len(study.trials), test_default_scores=test_default, calls_per_question=calls,
-                            answering_seconds=answering, settings=settings)
+                            answering_seconds=answering, settings=settings, pruning=pruning)
     write_summary(request, result, best.number, default_trial.number if default_trial else None)
     return result
 
@@ -253,4 +263,15 @@ def write_summary(request: OptimizeRequest, result: OptimizeResult, best: int, d
         "lm_calls_per_question": result.calls_per_question, "cache_hit_rate": result.cache_hit_rate,
         "seconds_this_run": result.seconds, "seconds_all_runs": result.total_seconds,
         "seconds_answering": round(result.answering_seconds, 1), "pareto": result.pareto,
+        "questions_answered": questions_answered(request.folder), "pruner": request.pruner,
+        "pruning": result.pruning.to_dict() if result.pruning else None,
     }, indent=2, default=str))
+
+
+def questions_answered(folder: Path) -> dict[str, float]:
+    """Questions the study's trials answered (each setting's once) and the LM hours they took, as computed."""
+    from hopkit.lm.usage import computed_cost
+
+    rows = study_rows(folder / "settings")  # one row per question answered under a setting
+    return {"questions": len(rows),
+            "lm_hours": round(sum(computed_cost(r.get("cost") or {})["seconds"] for r in rows) / 3600, 3)}

@@ -31,13 +31,31 @@ def sqlite_url(path: Path) -> str:
     return f"sqlite:///{path.resolve()}"
 
 
+PRUNERS = ("median", "halving", "none")
+
+
+def make_pruner(kind: str, prune_startup: int = 3) -> optuna.pruners.BasePruner:
+    """``median``: stop a trial whose running metric after a dev slice is below the median of earlier trials at the
+    same slice (after ``prune_startup`` finished trials); ``halving``: successive halving, which keeps the top
+    third at each slice; ``none``: every trial answers every dev question."""
+    if kind == "median":
+        return optuna.pruners.MedianPruner(n_startup_trials=prune_startup, n_warmup_steps=0)
+    if kind == "halving":
+        return optuna.pruners.SuccessiveHalvingPruner(min_resource=1, reduction_factor=3,
+                                                      min_early_stopping_rate=0)
+    if kind == "none":
+        return optuna.pruners.NopPruner()
+    raise ValueError(f"unknown pruner {kind!r}; use one of {', '.join(PRUNERS)}")
+
+
 def open_study(name: str, storage_url: str, directions: Sequence[str], seed: int = 0,
-               heartbeat_s: int = 60, grace_s: int = 180, prune_startup: int = 3) -> optuna.Study:
-    """The pruner is not stored with the study, so ``prune_startup`` may differ between runs of one study."""
+               heartbeat_s: int = 60, grace_s: int = 180, prune_startup: int = 3,
+               pruner: str = "median") -> optuna.Study:
+    """The pruner is not stored with the study, so it may differ between runs of one study."""
     storage = rdb_storage(storage_url, heartbeat_s, grace_s)
     return optuna.create_study(study_name=name, storage=storage, load_if_exists=True, directions=list(directions),
                                sampler=TrialSeededTPESampler(seed=seed, multivariate=True),
-                               pruner=optuna.pruners.MedianPruner(n_startup_trials=prune_startup, n_warmup_steps=0))
+                               pruner=make_pruner(pruner, prune_startup))
 
 
 def rdb_storage(storage_url: str, heartbeat_s: int, grace_s: int) -> RDBStorage:

@@ -1,0 +1,57 @@
+"""The optimizer's three splits: train (demonstrations), dev (the study) and test (judged once, never seen by the
+study), each a dataset spec with an optional question range, ``SPEC[A-B]`` (1-based, inclusive):
+
+    --train musique:train@train100.jsonl --dev "musique:validation@dev100.jsonl[1-50]"
+    --test "musique:validation@dev100.jsonl[51-100]"
+
+Splits that share a question are refused: a setting tuned on a question, or a demonstration built from it, must
+not be judged on it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+import dspy
+
+from hopkit.errors import InputError
+
+_RANGE = re.compile(r"^(?P<spec>.+)\[(?P<first>\d+)-(?P<last>\d+)\]$")
+
+
+def split_spec(text: str) -> tuple[str, tuple[int, int] | None]:
+    """``SPEC[A-B]`` -> (SPEC, (A, B)); a spec without a range -> (SPEC, None)."""
+    match = _RANGE.match(text.strip())
+    if not match:
+        if text.strip().endswith("]") and "[" in text:
+            raise InputError(f"a question range is [A-B] with 1 <= A <= B (e.g. [1-50]), got {text!r}")
+        return text.strip(), None
+    first, last = int(match["first"]), int(match["last"])
+    if not 1 <= first <= last:
+        raise InputError(f"a question range is [A-B] with 1 <= A <= B (e.g. [1-50]), got {text!r}")
+    return match["spec"], (first, last)
+
+
+def in_range(examples: Sequence[dspy.Example], span: tuple[int, int] | None, name: str,
+             limit: int | None = None) -> list[dspy.Example]:
+    """The range's questions (all when none is given), then at most ``limit`` of them."""
+    if span is not None:
+        first, last = span
+        if first > len(examples):
+            raise InputError(f"{name} range [{first}-{last}]: the dataset has {len(examples)} questions")
+        examples = examples[first - 1:last]
+    return list(examples[:limit] if limit else examples)
+
+
+def refuse_overlap(splits: dict[str, Sequence[dspy.Example]]) -> None:
+    """Refuse two splits that share a question (the same id and question text)."""
+    names = [name for name, examples in splits.items() if examples]
+    seen = {name: {(str(ex.qid), ex.question) for ex in splits[name]} for name in names}
+    for i, a in enumerate(names):
+        for b in names[i + 1:]:
+            shared = seen[a] & seen[b]
+            if shared:
+                example = sorted(shared)[0]
+                raise InputError(f"the {a} and {b} splits share {len(shared)} questions (e.g. {example[0]}: "
+                                 f"{example[1][:60]!r}); give them disjoint ranges, e.g. [1-50] and [51-100]")
