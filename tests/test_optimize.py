@@ -498,3 +498,23 @@ def test_a_study_with_the_unpruned_check_reports_it_in_its_summary(tmp_path):
     summary = json.loads(result.summary_path.read_text())
     assert summary["pruner"] == "halving" and summary["pruning"]["questions_unpruned"] == 3 * 4
     assert summary["pruning"]["same_setting"] in (True, False) and summary["questions_answered"]["questions"] >= 4
+
+
+def test_every_demonstration_says_where_it_came_from_and_none_shows_a_held_out_question():
+    from hopkit.data.examples import make_example
+    from hopkit.errors import InputError
+    from hopkit.optimize.demo_sources import demo_sources, refuse_held_out
+
+    train = [make_example("t1", "Who made Atlas?", ["Kellis"], []), make_example("t2", "Where is Morn?", ["Tarn"], [])]
+    dev = [make_example("d1", "Who wrote Brand?", ["Ibsen"], [])]
+    state = {"reason": {"demos": [{"question": "Who made Atlas?", "augmented": True},
+                                  {"question": "where is morn", "answer": "Tarn"}]},
+             "read": {"demos": [{"question": "Kellis was born where?"}]}, "lm": None}
+    records = demo_sources(state, train, dev)
+    assert records[0] == {"predictor": "reason", "position": 0, "source": "bootstrapped", "train_qid": "t1"}
+    assert records[1]["source"] == "labeled" and records[1]["train_qid"] == "t2"
+    assert records[2]["source"].startswith("labeled (no split question")
+    refuse_held_out(records)
+    leaked = demo_sources({"reason": {"demos": [{"question": "Who wrote Brand?"}]}}, train, dev)
+    with pytest.raises(InputError, match="from train only"):
+        refuse_held_out(leaked)

@@ -23,6 +23,7 @@ from hopkit.evaluation.harness import evaluate
 from hopkit.evaluation.metrics import Metric
 from hopkit.evaluation.run_log import RunLog
 from hopkit.optimize.demos import apply_state, bootstrapped_demos, check_demo_threshold, compile_demos, unseen_by_demos
+from hopkit.optimize.demo_sources import demo_sources, refuse_held_out
 from hopkit.optimize.demos_store import load_or_compile, state_fingerprint
 from hopkit.optimize.objective import COST_OBJECTIVES, Objective
 from hopkit.optimize.plots import save_plots
@@ -101,6 +102,10 @@ def optimize(request: OptimizeRequest, retriever: Retriever | None, reader: Read
     train_examples = unseen_by_demos(request.train.examples, papers_program, request.train_n) if request.train else []
     state = demos_state(request, papers_program, train_examples, say)
 
+    sources = demo_sources(state or papers_program.dump_state(), request.train.examples if request.train else [],
+                           [*request.dev, *request.test])
+    refuse_held_out(sources)
+
     def build(knobs: dict[str, Any]) -> dspy.Module:
         program = base(knobs)
         return apply_state(program, state) if state else program
@@ -149,7 +154,7 @@ def optimize(request: OptimizeRequest, retriever: Retriever | None, reader: Read
         demo_threshold=request.demo_threshold if request.demos != "none" else None, seed=request.seed,
         study=request.study_name, storage=request.storage, best_trial=best.number,
         before=default_trial.values[0] if default_trial else None, after=best.values[0], test=test_scores, test_default=test_default,
-        objectives=list(request.objectives), profile=request.profile)
+        objectives=list(request.objectives), profile=request.profile, demo_sources=sources)
     plots = save_plots(study, request.folder / "plots", request.metric.name,
                        [request.metric.name, *request.objectives[1:]])
     result = OptimizeResult(knobs=knobs, best_value=best.values[0],
