@@ -244,6 +244,10 @@ def test_the_summary_scores_the_papers_setting_and_the_best_on_test_and_adds_up_
     table = summary_rows(read_summary(tmp_path)).splitlines()
     assert table[2].split(" | ")[3] == "papers' (trial 0)" and table[3].split(" | ")[3].startswith("best (trial")
     assert table[3].split(" | ")[5] == f"{100 * again.test_scores['f1']:.1f}"
+    text = "\n".join(table)
+    assert "test: chosen (trial" in text and "paired over 3 questions" in text and "dev: chosen (trial" in text
+    assert "questions answered by the trials" in text and "cost front: trial" in text
+    assert Path(again.plots["cost_front"]).is_file()
 
 
 def test_bootstrap_few_shot_keeps_traces_that_pass_the_metric():

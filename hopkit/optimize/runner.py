@@ -23,6 +23,7 @@ from hopkit.evaluation.harness import evaluate
 from hopkit.evaluation.metrics import Metric
 from hopkit.evaluation.run_log import RunLog
 from hopkit.optimize.demos import apply_state, bootstrapped_demos, check_demo_threshold, compile_demos, unseen_by_demos
+from hopkit.optimize.cost_front import cost_front, plot_cost_front
 from hopkit.optimize.demo_sources import demo_sources, refuse_held_out
 from hopkit.optimize.demos_store import load_or_compile, state_fingerprint
 from hopkit.optimize.objective import COST_OBJECTIVES, Objective
@@ -85,6 +86,8 @@ class OptimizeResult:
     summary_path: Path | None = None
     settings: int = 0  # distinct finished settings; ``trials`` also counts repeats and failed trials
     pruning: PruningReport | None = None  # with --unpruned-check: what pruning saved, and whether it chose the same
+    cost_front: list[dict[str, Any]] = field(default_factory=list)  # every setting by dev metric and LM calls
+    logs: dict[str, str] = field(default_factory=dict)  # dev/test x best/default: the run logs behind the figures
 
 
 def optimize(request: OptimizeRequest, retriever: Retriever | None, reader: Reader | None,
@@ -145,6 +148,14 @@ def optimize(request: OptimizeRequest, retriever: Retriever | None, reader: Read
     if default_trial:
         calls["dev_default"] = default_trial.user_attrs.get("lm_calls_per_q", 0.0)
     test_scores, test_default = score_on_test(request, build, best, default_trial, calls, say)
+    logs = {"dev_best": str(objective.log_for(best.params).path)}
+    if default_trial:
+        logs["dev_default"] = str(objective.log_for(default_trial.params).path)
+    if test_scores:
+        logs["test_best"] = str(request.folder / "test" / f"best-{best.number}.jsonl")
+        logs["test_default"] = str(request.folder / "test" / (f"default-{default_trial.number}.jsonl"
+                                   if default_trial and default_trial.number != best.number
+                                   else f"best-{best.number}.jsonl"))
     lm_calls, hits, answering = study_costs(request.folder)
     program_dir = save_program(
         request.folder / "program", program, request.method, knobs, metric=request.metric.name,
@@ -157,12 +168,15 @@ def optimize(request: OptimizeRequest, retriever: Retriever | None, reader: Read
         objectives=list(request.objectives), profile=request.profile, demo_sources=sources)
     plots = save_plots(study, request.folder / "plots", request.metric.name,
                        [request.metric.name, *request.objectives[1:]])
+    front = cost_front(study)
+    if front:
+        plots["cost_front"] = plot_cost_front(front, request.folder / "plots" / "cost-front.png", request.metric.name)
     result = OptimizeResult(knobs=knobs, best_value=best.values[0],
                             default_value=default_trial.values[0] if default_trial else None, pareto=pareto,
                             test_scores=test_scores, cache_hit_rate=hits / lm_calls if lm_calls else 0.0,
                             seconds=time.perf_counter() - start, program_dir=program_dir, plots=plots,
                             trials=len(study.trials), test_default_scores=test_default, calls_per_question=calls,
-                            answering_seconds=answering, settings=settings, pruning=pruning)
+                            answering_seconds=answering, settings=settings, pruning=pruning, cost_front=front, logs=logs)
     write_summary(request, result, best.number, default_trial.number if default_trial else None)
     return result
 
@@ -269,6 +283,7 @@ def write_summary(request: OptimizeRequest, result: OptimizeResult, best: int, d
         "seconds_this_run": result.seconds, "seconds_all_runs": result.total_seconds,
         "seconds_answering": round(result.answering_seconds, 1), "pareto": result.pareto,
         "questions_answered": questions_answered(request.folder), "pruner": request.pruner,
+        "cost_front": [p for p in result.cost_front if p["front"]], "logs": result.logs,
         "pruning": result.pruning.to_dict() if result.pruning else None,
     }, indent=2, default=str))
 

@@ -46,4 +46,36 @@ def summary_rows(summary: dict[str, Any]) -> str:
                  "killed runs included)")
     for point in summary.get("pareto") or []:
         lines.append(f"  Pareto trial {point['number']}: {point['values']} {point['params']}")
+    lines += paired_lines(summary)
+    if summary.get("questions_answered"):
+        answered = summary["questions_answered"]
+        lines.append(f"questions answered by the trials: {answered['questions']} ({answered['lm_hours']:.2f} LM hours "
+                     f"as computed; pruner {summary.get('pruner', 'median')})")
+    if summary.get("pruning"):
+        p = summary["pruning"]
+        lines.append(f"without pruning, the same trials: {p['questions_unpruned']} questions, {p['lm_hours_unpruned']:.2f} "
+                     f"LM hours; pruning answered {100 * p['share_of_questions']:.0f}% of them and chose "
+                     + ("the same setting" if p["same_setting"] else f"{p['chosen_pruned']} over {p['chosen_unpruned']}"))
+    for point in summary.get("cost_front") or []:
+        lines.append(f"  cost front: trial {point['number']} {summary['metric']} {100 * point['metric']:.1f} at "
+                     f"{point['calls']:.2f} LM calls/q {point['params']}")
     return "\n".join(lines)
+
+
+def paired_lines(summary: dict[str, Any]) -> list[str]:
+    """The chosen setting against trial 0 on dev and on test, paired over the same questions."""
+    from hopkit.evaluation.paired import compare_runs, read_rows
+
+    logs, lines = summary.get("logs") or {}, []
+    for split in ("dev", "test"):
+        default, best = logs.get(f"{split}_default"), logs.get(f"{split}_best")
+        if not default or not best or not Path(default).is_file() or not Path(best).is_file():
+            continue
+        rows_default, rows_best = read_rows(Path(default)), read_rows(Path(best))
+        result = compare_runs(rows_default, rows_best, [summary["metric"]])
+        d = result.differences[0]
+        mark = " *" if d.significant else ""
+        lines.append(f"{split}: chosen (trial {summary['best_trial']}) - trial 0, paired over {result.n} "
+                     f"questions: {100 * d.mean_b:.1f} - {100 * d.mean_a:.1f} = {100 * d.diff:+.1f}{mark} "
+                     f"[{100 * d.low:+.1f}, {100 * d.high:+.1f}]")
+    return lines
