@@ -125,3 +125,48 @@ def test_musique_decompositions_become_hop_queries_a_chain_and_demonstrations(tm
         program = build_program(method, retriever, hopkit.LMReader(), train=data)
         assert getattr(program, step).demos, method
     assert len(build_program("tor", retriever, train=data).review_step.demos) == 3  # no one-sided comparison
+
+
+def test_2wiki_evidences_become_hop_queries_a_chain_and_demonstrations_for_every_method(tmp_path):
+    import hopkit
+    from hopkit.programs.registry import build_program
+
+    def row(qid, question, answer, evidences, paragraphs):
+        return {"_id": qid, "type": "compositional", "question": question, "answer": answer,
+                "context": [[title, [text]] for title, text in paragraphs],
+                "supporting_facts": [[title, 0] for title, _ in paragraphs[:2]][::-1], "evidences": evidences}
+
+    rows = [row("w1", "Where was the director of film The Zone (2017 Film) born?", "Montreal",
+                [["The Zone", "director", "Denys Desjardins"], ["Denys Desjardins", "place of birth", "Montreal"]],
+                [("The Zone (2017 film)", "The Zone is a 2017 film by Denys Desjardins."),
+                 ("Denys Desjardins", "Denys Desjardins was born in Montreal."), ("Zebra", "Zebras are striped.")]),
+            row("w2", "Who directed What Will You Do When You Catch Me??", "Stanisław Bareja",
+                [["What Will You Do When You Catch Me?", "director", "Stanisław Bareja"]],
+                [("What Will You Do When You Catch Me?", "A 1978 film by Stanisław Bareja."),
+                 ("Stanisław Bareja", "Stanisław Bareja was a Polish director.")]),
+            row("w3", "When was the director of Atlas born?", "1901",
+                [["Atlas", "director", "Kellis"], ["Kellis", "date of birth", "1901"]],
+                [("Atlas", "Atlas is a film by Kellis."), ("Kellis", "Kellis was born in 1901.")])]
+    data = load_dataset_spec(f"2wikimultihopqa:train@{_write_jsonl(tmp_path / 'w.jsonl', rows)}")
+    first = data.examples[0]
+    assert first.hop_queries == ["director of The Zone?", "place of birth of Denys Desjardins?"]
+    assert first.chain == ["The director of The Zone is Denys Desjardins.",
+                           "The place of birth of Denys Desjardins is Montreal.", "So the answer is: Montreal."]
+    # gold in the order the evidences reach it, a title's "(2017 film)" matched to the evidence's "The Zone"
+    assert [data.corpus[pid].title for pid in first.gold_pids] == ["The Zone (2017 film)", "Denys Desjardins"]
+    assert data.examples[1].hop_queries == ["director of What Will You Do When You Catch Me?"]  # one "?" only
+    retriever = hopkit.BM25(data.corpus)
+    for method, step in (("ircot", "reason"), ("searchain", "plan"), ("tor", "review_step")):
+        assert getattr(build_program(method, retriever, hopkit.LMReader(), train=data), step).demos, method
+
+
+def test_hotpotqa_supporting_sentences_become_a_chain(tmp_path):
+    row = {"id": "h1", "question": "Where was the author of Atlas born?", "answer": "Morn", "type": "bridge",
+           "context": {"title": ["Kellis", "Atlas", "Zebra"],
+                       "sentences": [["Kellis was a writer. ", "He was born in Morn."], ["Atlas is a novel by Kellis."],
+                                     ["Zebras are striped."]]},
+           "supporting_facts": {"title": ["Atlas", "Kellis"], "sent_id": [0, 1]}}
+    data = load_dataset_spec(f"hotpotqa-distractor:train@{_write_jsonl(tmp_path / 'h.jsonl', [row])}")
+    example = data.examples[0]
+    assert example.chain == ["Atlas is a novel by Kellis.", "He was born in Morn.", "So the answer is: Morn."]
+    assert [data.corpus[pid].title for pid in example.gold_pids] == ["Atlas", "Kellis"]

@@ -25,7 +25,8 @@ def hop_queries_and_chain(decomposition: list[dict]) -> tuple[list[str], list[st
         text = _REFERENCE.sub(lambda m: _earlier(answers, int(m.group(1))), text)
         if ">>" in text:
             subject, _, relation = (part.strip() for part in text.partition(">>"))
-            query, fact = f"{relation} of {subject}?", f"The {relation} of {subject} is {answer}."
+            query = f"{relation} of {subject}" + ("" if subject.endswith("?") else "?")  # a title may end in "?"
+            fact = f"The {relation} of {subject} is {answer}."
         else:
             query = " ".join(text.replace(" ?", "?").split())
             query = query if query.endswith("?") else f"{query}?"

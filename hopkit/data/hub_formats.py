@@ -34,14 +34,50 @@ def _supporting_titles(facts: Any) -> set[str]:
 
 
 def _hotpot_like(row: dict, builder: ClosedCorpusBuilder) -> Any:
+    """HotpotQA or 2Wiki: the supporting paragraphs are gold, in the order the reasoning uses them, and the row's
+    reasoning becomes a chain for demonstrations: 2Wiki's evidence triples as hop queries and fact sentences
+    ("director of Dead Or Alive?", "The director of Dead Or Alive is Takashi Miike."), HotpotQA's supporting
+    sentences as they are."""
     supporting = _supporting_titles(row["supporting_facts"])
-    gold = []
+    by_title: dict[str, str] = {}
+    texts: dict[str, list[str]] = {}
     for title, sentences in _pairs(row["context"]):
-        pid = builder.add(title, "".join(sentences).strip() if sentences else title)
-        if title in supporting:
-            gold.append(pid)
-    return make_example(str(row.get("id", row.get("_id"))), row["question"], [row["answer"]], gold,
-                        type=row.get("type"))
+        by_title[title] = builder.add(title, "".join(sentences).strip() if sentences else title)
+        texts[title] = list(sentences or [])
+    order = _reasoning_order(row, supporting, list(by_title))
+    gold = [by_title[title] for title in order if title in by_title]
+    answer = str(row["answer"])
+    extra: dict[str, Any] = {}
+    evidences = [e for e in row.get("evidences") or [] if isinstance(e, (list, tuple)) and len(e) == 3]
+    if evidences:
+        queries, facts = hop_queries_and_chain([{"question": f"{s} >> {r}", "answer": o} for s, r, o in evidences])
+        if queries:
+            extra = {"hop_queries": queries, "chain": [*facts, f"So the answer is: {answer}."]}
+    else:
+        facts = [texts[title][index].strip() for title, index in _fact_pairs(row["supporting_facts"])
+                 if title in texts and isinstance(index, int) and 0 <= index < len(texts[title])]
+        if facts:
+            extra = {"chain": [*facts, f"So the answer is: {answer}."]}
+    return make_example(str(row.get("id", row.get("_id"))), row["question"], [answer], gold, type=row.get("type"),
+                        **extra)
+
+
+def _fact_pairs(facts: Any) -> list[tuple[str, int]]:
+    if isinstance(facts, dict):
+        return list(zip(facts["title"], facts["sent_id"]))
+    return [(item[0], item[1]) for item in facts]
+
+
+def _reasoning_order(row: dict, supporting: set[str], titles: list[str]) -> list[str]:
+    """Supporting titles in the order the reasoning reaches them: 2Wiki's evidence subjects, else the supporting
+    facts' order, then any supporting title left, in context order."""
+    subjects = [str(e[0]).lower() for e in row.get("evidences") or [] if isinstance(e, (list, tuple)) and e]
+    # an evidence names "The Zone" for the paragraph titled "The Zone (2017 film)"
+    order = [title for subject in subjects for title in titles
+             if title.lower() == subject or title.lower().startswith(f"{subject} (")]
+    order += [title for title, _ in _fact_pairs(row["supporting_facts"])]
+    order += titles
+    return [title for title in dict.fromkeys(order) if title in supporting]
 
 
 def _musique(row: dict, builder: ClosedCorpusBuilder) -> Any:

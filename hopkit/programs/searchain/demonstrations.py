@@ -5,8 +5,8 @@ knows and marks the queries it cannot answer as unsolved, and a later round wher
 completed a query and the new chain starts at that query, now answered, and goes on to the final
 answer (the paper's new branch rooted at the node).
 
-Examples with hop queries (the bundled benchmark): a three-hop and a two-hop first round, and the
-three-hop question's later round. Examples with a chain of thought only (IRCoT's demonstration
+Examples with hop queries (the bundled benchmark, MuSiQue's decompositions, 2Wiki's evidences): a three-hop
+(else a second two-hop) and a two-hop first round, and the first one's later round. Examples with a chain of thought only (IRCoT's demonstration
 files, in-domain for real data): a comparison's (or, with none, another question's) and a bridge
 question's first rounds, and a later round of a two-fact question whose reference gave the answer;
 their queries are written by the LM from the facts (chain_facts.py), so building them needs the LM
@@ -38,11 +38,13 @@ def build_chain_demos(train: Sequence[dspy.Example], corpus: Corpus, max_words: 
 def _hop_demos(train: Sequence[dspy.Example], corpus: Corpus, max_words: int) -> list[dspy.Example]:
     usable = [ex for ex in train if getattr(ex, "hop_queries", None) and getattr(ex, "chain", None)
               and len(ex.hop_queries) == len(ex.chain) - 1 and all(pid in corpus for pid in ex.gold_pids)]
-    solved = next((ex for ex in usable if len(ex.hop_queries) >= 3 and len(ex.gold_pids) >= 3), None)  # opened, not solved
     bridge = next((ex for ex in usable if len(ex.hop_queries) == 2 and len(ex.gold_pids) == 2), None)
+    # opened, not solved: a question of three hops or more, else (a dataset of two-hop questions) another two-hop one
+    solved = next((ex for ex in usable if len(ex.hop_queries) >= 3 and len(ex.gold_pids) >= 3), None) or next(
+        (ex for ex in usable if ex is not bridge and len(ex.hop_queries) == 2 and len(ex.gold_pids) >= 2), None)
     if solved is None or bridge is None:
-        raise InputError("SearChain demonstrations need training examples with hop queries and a reasoning chain "
-                         "(e.g. bundled:train)")
+        raise InputError("SearChain demonstrations need two training examples with hop queries and a reasoning "
+                         "chain, one of them two-hop (e.g. bundled:train, MuSiQue's or 2Wiki's train split)")
     three = _nodes(solved)  # first round: answers the first query, marks the ones it cannot answer
     opening = three[:1] + [QueryNode(query=n.query, answer=None, unsolved=True) for n in three[1:]]
     demos = [dspy.Example(question=solved.question, feedback=[], chain=opening,
@@ -52,7 +54,8 @@ def _hop_demos(train: Sequence[dspy.Example], corpus: Corpus, max_words: int) ->
                               chain=[two[0], QueryNode(query=two[1].query, answer=None, unsolved=True)],
                               final_answer="").with_inputs("question", "feedback"))
     # a later round: the reference completed query 2; the new chain starts there and runs to the answer
-    found = corpus[solved.gold_pids[2]].title  # the entity hop 2 leads to: the next gold paragraph's subject
+    # the entity hop 2 leads to: the next gold paragraph's subject, or for a two-hop question its answer
+    found = corpus[solved.gold_pids[2]].title if len(solved.hop_queries) >= 3 else solved.answers[0]
     told = feedback.completion(solved.question, three[1].query, found, corpus[solved.gold_pids[1]], max_words)
     demos.append(dspy.Example(question=solved.question,
                               feedback=[feedback.previous_chain(1, render_chain(opening)), told],
