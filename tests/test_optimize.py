@@ -522,3 +522,21 @@ def test_every_demonstration_says_where_it_came_from_and_none_shows_a_held_out_q
     leaked = demo_sources({"reason": {"demos": [{"question": "Who wrote Brand?"}]}}, train, dev)
     with pytest.raises(InputError, match="from train only"):
         refuse_held_out(leaked)
+
+
+def test_the_saved_program_scores_the_studys_test_figure_again(tmp_path):
+    from hopkit.evaluation.harness import evaluate
+    from hopkit.evaluation.metrics import get_metric
+    from hopkit.evaluation.run_log import RunLog
+    from optimize_worker import tiny_dataset
+
+    configure()
+    storage = f"sqlite:///{tmp_path / 'study.db'}"
+    test = tiny_dataset("test", 4).examples
+    result = optimize(request(tmp_path, storage, trials=2, demos="labeled", test=test), TableRetriever(), None,
+                      say=lambda text: None)
+    program = load_program(result.program_dir, retriever=TableRetriever())
+    again = evaluate(program, test, [get_metric("f1")], RunLog(tmp_path / "again.jsonl", {}), progress=False)
+    assert again.metrics["f1"] == pytest.approx(result.test_scores["f1"])
+    sources = read_manifest(result.program_dir)["demo_sources"]
+    assert sources and all(s.get("train_qid", "").startswith("train") for s in sources if "train_qid" in s)
