@@ -190,3 +190,14 @@ def test_one_question_template_cannot_fill_the_demonstrations():
                 ex("In which country was C born?"), ex("In which city was D born?"), ex("Who was born first, E or F?")]
     ordered = [e.question for e in round_robin_by_opening(examples)]
     assert ordered == [examples[i].question for i in (0, 3, 4, 1, 2)]
+
+
+def test_in_domain_demonstrations_name_the_datasets_own_train_split():
+    from hopkit.errors import InputError
+
+    assert resolve_demos_from("in-domain", "musique:validation") == "musique:train"
+    assert resolve_demos_from("in-domain", "2wikimultihopqa:validation") == "2wikimultihopqa:train"
+    assert resolve_demos_from("in-domain", "hotpotqa-fullwiki:validation") == "hotpotqa-distractor:train"
+    assert resolve_demos_from("in-domain", "bundled:dev") == "bundled:train"
+    with pytest.raises(InputError, match="no known train split"):
+        resolve_demos_from("in-domain", "ircot:dev100")

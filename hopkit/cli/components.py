@@ -46,8 +46,8 @@ def add_retrieval_flags(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--reader", default="lm", help="lm (answerability confidence) | lm:span | extractive:<model name or path>")
     parser.add_argument("--demos-from", default="auto",
                         help="dataset whose chains become in-context demonstrations (methods that use them): auto "
-                             "(bundled:train for bundled data, none for any other), none, or a spec such as "
-                             "ircot-demos:/path/hotpotqa.txt")
+                             "(bundled:train for bundled data, none for any other), none, in-domain (the dataset's "
+                             "own train split from the hub), or a spec such as ircot-demos:/path/hotpotqa.txt")
 
 
 def configure_lm(args: argparse.Namespace) -> dspy.LM:
