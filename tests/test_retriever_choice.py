@@ -44,14 +44,26 @@ def test_bm25_without_measuring_when_the_corpus_has_no_colbert_index(tmp_path):
     assert choice.backend == "bm25" and choice.recalls == {} and "no ColBERT index" in choice.summary()
 
 
+MANY = [make_example(f"{ex.qid}-{i}", ex.question, ex.answers, ex.gold_pids) for i in range(10) for ex in QUESTIONS]
+
+
 @pytest.mark.parametrize(("colbert", "recall", "chosen"),
                          [(["c", "b", "a"], 1.0, "colbert"), (["d", "a", "c"], 0.75, "bm25"), (["d", "b"], 0.25, "bm25")])
-def test_colbert_only_when_its_question_recall_is_higher(tmp_path, colbert, recall, chosen):
+def test_colbert_only_when_its_question_recall_is_higher_beyond_noise(tmp_path, colbert, recall, chosen):
     # BM25's c, a, d: q1 finds c of (c, b), q2 finds a: recall (0.5 + 1) / 2 = 0.75; a tie goes to BM25
     index_for, open_index = _indexes(tmp_path, {"bm25": ["c", "a", "d"], "colbert": colbert})
-    choice = choose_retriever(QUESTIONS, index_for, open_index, k=3)
+    choice = choose_retriever(MANY, index_for, open_index, k=3)
     assert choice.recalls == pytest.approx({"bm25": 0.75, "colbert": recall}) and choice.backend == chosen
     assert choice.summary().startswith(chosen) and f"bm25 75.0, colbert {100 * recall:.1f}" in choice.summary()
+    assert "ColBERT - BM25 [" in choice.summary()
+
+
+def test_a_higher_recall_within_noise_keeps_bm25(tmp_path):
+    # two questions: ColBERT finds one more gold paragraph, but a paired interval over two cannot exclude 0
+    index_for, open_index = _indexes(tmp_path, {"bm25": ["c", "a", "d"], "colbert": ["c", "b", "a"]})
+    choice = choose_retriever(QUESTIONS, index_for, open_index, k=3)
+    assert choice.recalls["colbert"] > choice.recalls["bm25"] and choice.backend == "bm25"
+    assert "beyond noise" in choice.reason
 
 
 def test_gold_triples_pair_each_gold_paragraph_with_bm25s_best_non_gold():
@@ -78,13 +90,13 @@ def test_auto_needs_the_datasets_own_indexes(hopkit_home, tmp_path, capsys):
 
 def test_a_measurement_is_reused_until_an_index_or_the_questions_change(tmp_path):
     index_for, open_index = _indexes(tmp_path, {"bm25": ["c", "a", "d"], "colbert": ["c", "b", "a"]})
-    first = choose_retriever(QUESTIONS, index_for, open_index, k=3)
+    first = choose_retriever(MANY, index_for, open_index, k=3)
 
     def never(folder):
         raise AssertionError("measured again")
 
-    assert choose_retriever(QUESTIONS, index_for, never, k=3) == first
+    assert choose_retriever(MANY, index_for, never, k=3) == first
     (tmp_path / "colbert" / MANIFEST).write_text(json.dumps({"backend": "colbert", "built": "again"}))
-    assert choose_retriever(QUESTIONS, index_for, open_index, k=3).backend == "colbert"
+    assert choose_retriever(MANY, index_for, open_index, k=3).backend == "colbert"
     with pytest.raises(AssertionError, match="measured again"):
-        choose_retriever(QUESTIONS[:1], index_for, never, k=3)
+        choose_retriever(MANY[:5], index_for, never, k=3)
