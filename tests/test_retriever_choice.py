@@ -81,22 +81,9 @@ def test_gold_triples_need_gold_paragraphs():
         gold_triples([make_example("q", "Anything?", ["x"], [])], CORPUS)
 
 
-def test_auto_needs_the_datasets_own_indexes(hopkit_home, tmp_path, capsys):
-    from hopkit.cli.main import main
+def test_auto_is_the_default_and_takes_a_named_index_as_it_is(hopkit_home, tmp_path, capsys):
+    from hopkit.cli.main import build_parser, main
 
-    rc = main(["eval-retrieval", "--dataset", "bundled:dev", "--retriever", "auto", "--index", str(tmp_path)])
-    assert rc == 2 and "--retriever auto" in capsys.readouterr().err
-
-
-def test_a_measurement_is_reused_until_an_index_or_the_questions_change(tmp_path):
-    index_for, open_index = _indexes(tmp_path, {"bm25": ["c", "a", "d"], "colbert": ["c", "b", "a"]})
-    first = choose_retriever(MANY, index_for, open_index, k=3)
-
-    def never(folder):
-        raise AssertionError("measured again")
-
-    assert choose_retriever(MANY, index_for, never, k=3) == first
-    (tmp_path / "colbert" / MANIFEST).write_text(json.dumps({"backend": "colbert", "built": "again"}))
-    assert choose_retriever(MANY, index_for, open_index, k=3).backend == "colbert"
-    with pytest.raises(AssertionError, match="measured again"):
-        choose_retriever(MANY[:5], index_for, never, k=3)
+    assert build_parser().parse_args(["eval", "--method", "oner"]).retriever == "auto"
+    rc = main(["eval-retrieval", "--dataset", "bundled:dev", "--index", str(tmp_path / "nowhere")])
+    assert rc == 2 and "no index at" in capsys.readouterr().err

@@ -38,9 +38,9 @@ def add_profile_flag(parser: argparse.ArgumentParser, default: str = "hopkit",
 
 
 def add_retrieval_flags(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--retriever", default="bm25",
-                        help="bm25 | colbert | hybrid | remote:URL | auto (BM25 unless the corpus's ColBERT index "
-                        "has the higher question recall on the dataset)")
+    parser.add_argument("--retriever", default=AUTO,
+                        help="auto (default: BM25, unless the dataset's ColBERT index has the higher question recall "
+                        "on its questions; with --index, that index's backend) | bm25 | colbert | hybrid | remote:URL")
     parser.add_argument("--index", type=Path, default=None, help="index folder (default: the dataset's)")
     parser.add_argument("--plaid", default=None, help="ColBERT search settings: ncells=N,centroid_score_threshold=X,ndocs=N")
     parser.add_argument("--reader", default="lm", help="lm (answerability confidence) | lm:span | extractive:<model name or path>")
@@ -114,17 +114,23 @@ def pick_questions(examples: list, n: int | None, questions: str | None) -> list
 
 
 def _apply_choice_rule(args: argparse.Namespace, dataset: Dataset | None) -> None:
-    """``--retriever auto``: BM25 unless the corpus's ColBERT index has the higher question recall (printed, kept
-    in ``args.retriever_choice`` for the run's metadata)."""
+    """``--retriever auto`` (the default): the backend of the index ``--index`` names; else BM25 unless the
+    dataset's ColBERT index has the higher question recall (measured only when that index exists; the measurement
+    is printed and kept in ``args.retriever_choice`` for the run's metadata)."""
     from hopkit.evaluation.retriever_choice import choose_retriever
-    from hopkit.retrieval.loading import load_index
+    from hopkit.retrieval.loading import index_backend, load_index
 
-    if args.index is not None or dataset is None:
-        raise InputError("--retriever auto chooses between the dataset's own indexes: give --dataset, not --index")
+    if args.index is not None:
+        args.retriever = index_backend(args.index)
+        return
+    if dataset is None:
+        raise InputError("give --index or --dataset")
     choice = choose_retriever(dataset.examples, lambda backend: default_index_path(dataset.corpus_name, backend),
                               load_index)
-    args.retriever, args.retriever_choice = choice.backend, choice.summary()
-    print(f"retriever: {args.retriever_choice}", file=sys.stderr)
+    args.retriever = choice.backend
+    if choice.recalls:  # a measurement was made: say so, and keep it with the run
+        args.retriever_choice = choice.summary()
+        print(f"retriever: {args.retriever_choice}", file=sys.stderr)
 
 
 def retriever_choice(args: argparse.Namespace) -> dict:

@@ -31,6 +31,14 @@ def parse_plaid(text: str | None) -> dict:
     return settings
 
 
+def index_backend(folder: Path) -> str:
+    """The backend an index folder holds (bm25 or colbert), from its manifest."""
+    manifest = Path(folder) / MANIFEST
+    if not manifest.is_file():
+        raise MissingArtifactError(f"no index at {folder}; build one with `hopkit index --backend bm25|colbert ...`")
+    return str(json.loads(manifest.read_text()).get("backend"))
+
+
 def load_index(folder: Path, plaid: dict | None = None) -> Retriever:
     """Whatever index the folder holds, read from its manifest (``plaid``: ColBERT's search settings)."""
     manifest = Path(folder) / MANIFEST
