@@ -75,3 +75,14 @@ def test_rerunning_a_finished_evaluation_prints_the_first_runs_cost(tmp_path):
     # seconds as computed: each replayed call's first computation, plus this run's own time outside the LM
     assert abs(float(first["s/q"]) - float(rerun["s/q"])) < 0.05
     assert first["cached/q"] == "0.00" and rerun["cached/q"] == "1.00"
+
+
+def test_a_call_made_outside_any_question_is_replayed_at_its_cost():
+    dspy.configure_cache(enable_disk_cache=False, enable_memory_cache=True)
+    dspy.configure(lm=AccountedLM("local/scripted", engine=ScriptedEngine([{"answer": "c"}]), cache=True))
+    predict = dspy.Predict("question -> answer")
+    predict(question="asked before the evaluation")  # no usage scope, as `hopkit demo` asks its first questions
+    with usage_scope() as usage:
+        predict(question="asked before the evaluation")
+    cost = usage.to_dict()
+    assert cost["cache_hits"] == 1 and cost["computed"]["prompt_tokens"] == 100 and cost["computed"]["uncosted_hits"] == 0

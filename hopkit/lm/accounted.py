@@ -34,9 +34,9 @@ class AccountedLM(dspy.LM):
         super().update_history(entry)
 
     def _account(self, seconds: float, entries: list[dict], key: str) -> None:
+        """Report the call to the usage scope, if any; a computed call's cost is kept in the ledger either way
+        (a question asked before an evaluation, as ``hopkit demo`` does, is replayed in it at its real cost)."""
         usage = current_usage()
-        if usage is None:
-            return
         prompt_tokens = completion_tokens = 0
         cache_hit = False
         for entry in entries:
@@ -53,4 +53,6 @@ class AccountedLM(dspy.LM):
             computed = ledger.lookup(key)
         elif ledger is not None and entries:
             ledger.record(key, prompt_tokens, completion_tokens, seconds)
+        if usage is None:
+            return
         usage.add_lm_call(prompt_tokens, completion_tokens, seconds, cache_hit, computed)
