@@ -6,7 +6,6 @@ import argparse
 import json
 import time
 from collections.abc import Callable
-from dataclasses import replace
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -300,19 +299,11 @@ def cmd_optimize(args: argparse.Namespace) -> None:
         if names[0] != args.metric:
             raise InputError(f"--objectives must start with the metric ({args.metric}), e.g. {args.metric},lm_calls")
         objectives += names[1:]
-    from hopkit.optimize.splits import in_range, refuse_overlap, split_spec
+    from hopkit.optimize.splits import load_splits
 
-    specs = {"train": split_spec(args.train or f"{args.dataset}:train")
-             if (args.demos != "none" or method.uses_demos) else None,
-             "dev": split_spec(args.dev or f"{args.dataset}:dev"), "test": split_spec(args.test) if args.test else None}
-    loaded = {name: load_dataset(spec[0]) if spec else None for name, spec in specs.items()}
-    train, dev = loaded["train"], loaded["dev"]
-    limits = {"train": None, "dev": args.n_dev, "test": args.n_test}
-    picked = {name: in_range(data.examples, specs[name][1], name, limits[name]) if data else []
-              for name, data in loaded.items()}
-    if train is not None and specs["train"][1] is not None:
-        train = replace(train, examples=picked["train"])
-    refuse_overlap(picked)
+    train, dev, picked = load_splits(
+        args.train or f"{args.dataset}:train" if (args.demos != "none" or method.uses_demos) else None,
+        args.dev or f"{args.dataset}:dev", args.test, load_dataset, n_dev=args.n_dev, n_test=args.n_test)
     study = args.study or slug(f"{args.method}-{dev.name}-{args.metric}-{args.demos}-{args.lm}")
     folder = args.out or runs_dir() / "optimize" / study
     storage = args.storage or sqlite_url(folder / "study.db")

@@ -11,10 +11,12 @@ not be judged on it.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import replace
 
 import dspy
 
+from hopkit.data.examples import Dataset
 from hopkit.errors import InputError
 
 _RANGE = re.compile(r"^(?P<spec>.+)\[(?P<first>\d+)-(?P<last>\d+)\]$")
@@ -55,3 +57,20 @@ def refuse_overlap(splits: dict[str, Sequence[dspy.Example]]) -> None:
                 example = sorted(shared)[0]
                 raise InputError(f"the {a} and {b} splits share {len(shared)} questions (e.g. {example[0]}: "
                                  f"{example[1][:60]!r}); give them disjoint ranges, e.g. [1-50] and [51-100]")
+
+
+def load_splits(train: str | None, dev: str, test: str | None, load: Callable[[str], Dataset],
+                n_dev: int | None = None, n_test: int | None = None
+                ) -> tuple[Dataset | None, Dataset, dict[str, list[dspy.Example]]]:
+    """The train dataset (cut to its range), the dev dataset, and each split's questions; overlaps refused."""
+    specs = {"train": split_spec(train) if train else None, "dev": split_spec(dev),
+             "test": split_spec(test) if test else None}
+    loaded = {name: load(spec[0]) if spec else None for name, spec in specs.items()}
+    limits = {"train": None, "dev": n_dev, "test": n_test}
+    picked = {name: in_range(data.examples, specs[name][1], name, limits[name]) if data else []
+              for name, data in loaded.items()}
+    refuse_overlap(picked)
+    train_data = loaded["train"]
+    if train_data is not None and specs["train"] and specs["train"][1] is not None:
+        train_data = replace(train_data, examples=picked["train"])
+    return train_data, loaded["dev"], picked
