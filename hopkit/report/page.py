@@ -99,7 +99,7 @@ def _paired(runs: list[ReportRun]) -> str:
     from hopkit.evaluation.paired import compare_runs
 
     first = {row["qid"]: row for row in runs[0].rows}
-    names = [m for m in runs[0].metrics]
+    names = runs[0].metrics
     lines = []
     for run in runs[1:]:
         rows = {row["qid"]: row for row in run.rows}
