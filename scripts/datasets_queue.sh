@@ -20,6 +20,7 @@ STATUS=$ROOT/queue-status
 mkdir -p "$ROOT"
 [ -x "$PY" ] || { echo "no $PY: run scripts/install.sh first" >&2; exit 1; }
 LM=(--retriever auto --lm local:qwen1.5b --quiet)
+SWEEP_LM=("${LM[@]:0:4}")  # the K sweep script prints its own table and takes no --quiet
 declare -A DEV=([hotpotqa]="ircot:$SHARED/hotpotqa/dev100.jsonl"
                 [2wiki]="2wikimultihopqa:validation@$SHARED/2wiki/dev82.jsonl"
                 [musique]="musique:validation@$SHARED/musique/dev100.jsonl")
@@ -44,7 +45,7 @@ sweep() {  # dataset, n, profile
     mkdir -p "$out"
     echo "start $1/oner-sweep-$3 n=$2 $(date +%T) $(git -C "$CODE" rev-parse --short HEAD)" >> "$STATUS"
     env -C "$CODE" PYTHONPATH="$CODE" "$PY" "$CODE/scripts/oner_k_sweep.py" --dataset "${DEV[$1]}" --n "$2" \
-        --profile "$3" --out-dir "$out" "${LM[@]}" >> "$out.out" 2>&1
+        --profile "$3" --out-dir "$out" "${SWEEP_LM[@]}" >> "$out.out" 2>&1
     echo "done $1/oner-sweep-$3 rc=$? $(date +%T)" >> "$STATUS"
 }
 chosen() {  # dataset, method: "zeroshot" or "indomain", from stage 1's logs
