@@ -7,12 +7,13 @@ paragraph, how the chain stopped, and whether the reader went wrong with every g
 from __future__ import annotations
 
 import argparse
-import json
+import sys
 from collections import Counter
 from pathlib import Path
 
 from hopkit.evaluation.metrics import cover_exact_match, exact_match
-from hopkit.evaluation.run_log import final_rows
+from hopkit.errors import InputError
+from hopkit.evaluation.paired import read_rows
 from hopkit.text.similarity import token_f1
 from hopkit.text.question_form import question_form
 from hopkit.programs.ircot.sentences import extract_answer
@@ -37,7 +38,7 @@ def main() -> None:
     parser.add_argument("log", type=Path)
     parser.add_argument("--list", action="store_true", help="one line per question")
     args = parser.parse_args()
-    rows = final_rows([json.loads(line) for line in args.log.read_text().splitlines() if line.strip()])
+    rows = list(read_rows(args.log).values())  # a bad path or a file that is no run log: one-line error
     causes, stops, by_form = Counter(), Counter(), Counter()
     steps = []
     for row in rows:
@@ -90,4 +91,8 @@ def reader_against_chain(rows: list[dict]) -> str:
 
 
 if __name__ == "__main__":
-    main()
+    try:
+        main()
+    except InputError as error:
+        print(f"error: {error}", file=sys.stderr)
+        sys.exit(2)

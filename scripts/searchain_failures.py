@@ -15,12 +15,13 @@ Each wrong answer (EM 0) gets the first cause that fits, in this order:
 from __future__ import annotations
 
 import argparse
-import json
+import sys
 from collections import Counter
 from pathlib import Path
 
 from hopkit.evaluation.metrics import cover_exact_match
-from hopkit.evaluation.run_log import final_rows
+from hopkit.errors import InputError
+from hopkit.evaluation.paired import read_rows
 
 CORRECTED = "verified-corrected"
 
@@ -57,7 +58,7 @@ def main() -> None:
     parser.add_argument("log", type=Path)
     parser.add_argument("--list", action="store_true", help="one line per question")
     args = parser.parse_args()
-    rows = final_rows([json.loads(line) for line in args.log.read_text().splitlines() if line.strip()])
+    rows = list(read_rows(args.log).values())  # a bad path or a file that is no run log: one-line error
     causes = Counter()
     for row in rows:
         cause = diagnose(row)
@@ -71,4 +72,8 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    try:
+        main()
+    except InputError as error:
+        print(f"error: {error}", file=sys.stderr)
+        sys.exit(2)
