@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import sys
+from typing import Callable
+
 
 class HopkitError(Exception):
     """Base class of the errors hopkit raises on purpose.
@@ -48,3 +51,12 @@ class LMUnavailableError(HopkitError):
 
 class RetrieverUnavailableError(HopkitError):
     """A retrieval server cannot be reached."""
+
+
+def exit_on_error(main: Callable[[], None]) -> None:
+    """Run a script's ``main``: an error a user can fix is one line on stderr and exit status 2, as in the CLI."""
+    try:
+        main()
+    except HopkitError as error:
+        print(f"error: {error}", file=sys.stderr)
+        sys.exit(2)

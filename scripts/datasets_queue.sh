@@ -19,8 +19,8 @@ ROOT=$MAIN/docs/runs/datasets
 STATUS=$ROOT/queue-status
 mkdir -p "$ROOT"
 [ -x "$PY" ] || { echo "no $PY: run scripts/install.sh first" >&2; exit 1; }
-LM=(--retriever auto --lm local:qwen1.5b --quiet)
-SWEEP_LM=("${LM[@]:0:4}")  # the K sweep script prints its own table and takes no --quiet
+SWEEP_LM=(--retriever auto --lm local:qwen1.5b)  # the K sweep script prints its own table and takes no --quiet
+LM=("${SWEEP_LM[@]}" --quiet)
 declare -A DEV=([hotpotqa]="ircot:$SHARED/hotpotqa/dev100.jsonl"
                 [2wiki]="2wikimultihopqa:validation@$SHARED/2wiki/dev82.jsonl"
                 [musique]="musique:validation@$SHARED/musique/dev100.jsonl")

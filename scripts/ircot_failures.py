@@ -7,12 +7,11 @@ paragraph, how the chain stopped, and whether the reader went wrong with every g
 from __future__ import annotations
 
 import argparse
-import sys
 from collections import Counter
 from pathlib import Path
 
 from hopkit.evaluation.metrics import cover_exact_match, exact_match
-from hopkit.errors import InputError
+from hopkit.errors import exit_on_error
 from hopkit.evaluation.paired import read_rows
 from hopkit.text.similarity import token_f1
 from hopkit.text.question_form import question_form
@@ -91,8 +90,4 @@ def reader_against_chain(rows: list[dict]) -> str:
 
 
 if __name__ == "__main__":
-    try:
-        main()
-    except InputError as error:
-        print(f"error: {error}", file=sys.stderr)
-        sys.exit(2)
+    exit_on_error(main)

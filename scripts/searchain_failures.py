@@ -15,12 +15,11 @@ Each wrong answer (EM 0) gets the first cause that fits, in this order:
 from __future__ import annotations
 
 import argparse
-import sys
 from collections import Counter
 from pathlib import Path
 
 from hopkit.evaluation.metrics import cover_exact_match
-from hopkit.errors import InputError
+from hopkit.errors import exit_on_error
 from hopkit.evaluation.paired import read_rows
 
 CORRECTED = "verified-corrected"
@@ -72,8 +71,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    try:
-        main()
-    except InputError as error:
-        print(f"error: {error}", file=sys.stderr)
-        sys.exit(2)
+    exit_on_error(main)

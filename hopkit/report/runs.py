@@ -79,10 +79,8 @@ def check_shared(runs: list[ReportRun]) -> None:
 def cited_passages(paths: list[Path], dataset: str | None = None) -> tuple[dict[str, tuple[str, str]], str]:
     """pid -> (title, text) from the dataset the runs were evaluated on (``dataset`` or the first log's
     settings), and a note; an unreachable dataset leaves the pids bare and says why."""
-    if not dataset:  # each log's settings read once: the first that names where its questions came from
-        named = (settings(p) for p in paths)
-        dataset = next((spec for meta in named if (spec := meta.get("dataset_spec") or meta.get("dataset"))), None)
-    spec = dataset
+    spec = dataset or next((named for meta in map(settings, paths)  # each log's settings read once
+                            if (named := meta.get("dataset_spec") or meta.get("dataset"))), None)
     if not spec:
         return {}, "no dataset named in the logs' settings: citations show their ids (pass --dataset)"
     try:
