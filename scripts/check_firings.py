@@ -9,6 +9,7 @@ wrong and from wrong to right (F1 of the answer before and after the step agains
 from __future__ import annotations
 
 import argparse
+import os
 from pathlib import Path
 
 from hopkit.additions.answer_steps import ORDER
@@ -49,11 +50,13 @@ def main() -> None:
     args = parser.parse_args()
     print("| log | n | step | fired | changed | right -> wrong | wrong -> right | F1 down | F1 up |")
     print("|---|---|---|---|---|---|---|---|---|")
+    common = Path(os.path.commonpath([path.resolve().parent for path in args.logs]))
     for path in args.logs:
         rows = read_rows(path)
+        label = path.resolve().with_suffix("").relative_to(common.parent)
         for step, tally in count(rows).items():
             if tally["fired"]:
-                print(f"| {path.parent.name}/{path.stem} | {len(rows)} | {step} | {tally['fired']} | "
+                print(f"| {label} | {len(rows)} | {step} | {tally['fired']} | "
                       f"{tally['changed']} | {tally['right_to_wrong']} | {tally['wrong_to_right']} | "
                       f"{tally['worse']} | {tally['better']} |")
 
