@@ -6,13 +6,12 @@ paragraph, how the chain stopped, and whether the reader went wrong with every g
 
 from __future__ import annotations
 
-import argparse
 from collections import Counter
-from pathlib import Path
 
 from hopkit.evaluation.metrics import cover_exact_match, exact_match
+from failure_log import read_failure_log
+
 from hopkit.errors import exit_on_error
-from hopkit.evaluation.paired import read_rows
 from hopkit.text.similarity import token_f1
 from hopkit.text.question_form import question_form
 from hopkit.programs.ircot.sentences import extract_answer
@@ -33,11 +32,7 @@ def diagnose(row: dict) -> str:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("log", type=Path)
-    parser.add_argument("--list", action="store_true", help="one line per question")
-    args = parser.parse_args()
-    rows = list(read_rows(args.log).values())  # a bad path or a file that is no run log: one-line error
+    rows, listing = read_failure_log(__doc__)
     causes, stops, by_form = Counter(), Counter(), Counter()
     steps = []
     for row in rows:
@@ -47,7 +42,7 @@ def main() -> None:
         trace = row.get("trace") or {}
         stops[trace.get("stop", "?")] += 1
         steps.append(len(trace.get("chain") or []))
-        if args.list:
+        if listing:
             reader = trace.get("reader_output") or {}
             print(f"{row['qid']} | {cause} | stop={trace.get('stop')} steps={len(trace.get('chain') or [])} | "
                   f"gold={row['answers'][:2]} | answer={row['prediction']['answer'][:60]!r} | parsed={reader.get('parsed')}")

@@ -14,13 +14,12 @@ Each wrong answer (EM 0) gets the first cause that fits, in this order:
 
 from __future__ import annotations
 
-import argparse
 from collections import Counter
-from pathlib import Path
 
 from hopkit.evaluation.metrics import cover_exact_match
+from failure_log import read_failure_log
+
 from hopkit.errors import exit_on_error
-from hopkit.evaluation.paired import read_rows
 
 CORRECTED = "verified-corrected"
 
@@ -53,16 +52,12 @@ def diagnose(row: dict) -> str:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("log", type=Path)
-    parser.add_argument("--list", action="store_true", help="one line per question")
-    args = parser.parse_args()
-    rows = list(read_rows(args.log).values())  # a bad path or a file that is no run log: one-line error
+    rows, listing = read_failure_log(__doc__)
     causes = Counter()
     for row in rows:
         cause = diagnose(row)
         causes[cause] += 1
-        if args.list:
+        if listing:
             answer = (row.get("prediction") or {}).get("answer", "")
             print(f"{row['qid']}  {cause:28s} gold {row['answers'][0]!r:28s} answer {answer!r}")
     print(f"{len(rows)} questions")
