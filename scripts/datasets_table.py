@@ -11,11 +11,16 @@ same number of paragraphs per question (the paper's retrieval figure); it needs 
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 from statistics import mean
 
-from hopkit.evaluation.metrics import recall_at
-from hopkit.evaluation.paired import compare_runs, read_rows
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from demos_choice import choose  # noqa: E402
+
+from hopkit.evaluation.metrics import recall_at  # noqa: E402
+from hopkit.evaluation.paired import compare_runs, read_rows  # noqa: E402
 
 DATASETS = {"hotpotqa": "HotpotQA", "2wiki": "2WikiMultihopQA", "musique": "MuSiQue"}
 METHODS = {"nor": "NoR", "oner": "OneR", "ircot": "IRCoT", "searchain": "SearChain", "tor": "ToR", "cor": "CoR"}
@@ -41,10 +46,12 @@ def best_oner(folder: Path, profile: str) -> tuple[int, dict[str, dict]] | None:
 
 
 def method_rows(folder: Path, method: str, profile: str) -> dict[str, dict]:
-    """The method's longest log for the profile (stage 2 grows the chosen demonstrations' log)."""
+    """The method's longest log for the profile (stage 2 grows the chosen demonstrations' log); at equal lengths
+    (stage 1) the log of the demonstrations scripts/demos_choice.py chose."""
     names = [f"{method}-{profile}*.jsonl"] + (["nor-hopkit*.jsonl"] if method == "nor" else [])
-    logs = [read_rows(path) for pattern in names for path in folder.glob(pattern)]
-    return max(logs, key=len, default={})
+    chosen, _ = choose(folder, method)
+    logs = [(read_rows(path), path.stem.endswith(f"-{chosen}")) for pattern in names for path in folder.glob(pattern)]
+    return max(logs, key=lambda log: (len(log[0]), log[1]), default=({}, False))[0]
 
 
 def cell(rows: dict[str, dict], oner: dict[str, dict] | None) -> str:

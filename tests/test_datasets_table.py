@@ -51,6 +51,15 @@ def test_in_domain_demonstrations_only_when_they_score_higher(tmp_path):
     assert choice.choose(tmp_path, "searchain") == ("zeroshot", "no stage-1 comparison yet")
 
 
+def test_the_table_reads_the_chosen_demonstrations_log_when_both_have_the_same_questions(tmp_path):
+    table = _script("datasets_table")
+    _log(tmp_path / "ircot-hopkit-zeroshot.jsonl", [1.0, 0.5])  # stage 1: zero-shot wins, in-domain sorts first
+    _log(tmp_path / "ircot-hopkit-indomain.jsonl", [0.0, 0.5])
+    assert [row["metrics"]["f1"] for row in table.method_rows(tmp_path, "ircot", "hopkit").values()] == [1.0, 0.5]
+    _log(tmp_path / "ircot-hopkit-indomain.jsonl", [1.0, 1.0])
+    assert [row["metrics"]["f1"] for row in table.method_rows(tmp_path, "ircot", "hopkit").values()] == [1.0, 1.0]
+
+
 def test_check_firings_count_changes_and_their_direction_wherever_the_trace_keeps_them():
     firings = _script("check_firings")
     rows = {"q1": {"answers": ["Ada Pell"], "trace": {"reader_output": {"option_check": {
