@@ -5,8 +5,9 @@
 # Stage 1 (first 20 questions of each set): OneR's K sweep, and IRCoT, SearChain and ToR zero-shot and with the
 # dataset's in-domain demonstrations (the IRCoT authors' files for HotpotQA and 2Wiki, MuSiQue's train
 # decompositions). Stage 2 grows every run to 60 questions (2Wiki: all 82; CoR 30) with the demonstrations that won
-# stage 1 for that method and dataset (scripts/demos_choice.py; a tie goes to zero-shot). Stage 3: the same with
-# --profile paper. The retriever is `--retriever auto` (BM25 unless the set's fine-tuned ColBERT has the higher
+# stage 1 for that method and dataset (scripts/demos_choice.py; a tie goes to zero-shot), and IRCoT with its K
+# tuned in stage 1b as the paper tunes it (K in {2, 4, 6, 8} on the same 20 questions with the chosen
+# demonstrations: scripts/ircot_k_choice.py; OneR's K is swept the same way). Stage 3: the same with --profile paper. The retriever is `--retriever auto` (BM25 unless the set's fine-tuned ColBERT has the higher
 # question recall: scripts/retriever_choice.sh builds those indexes). The table: python scripts/datasets_table.py
 # Setup first: scripts/install.sh, hopkit models fetch qwen1.5b, bash scripts/retriever_choice.sh.
 set -u
@@ -35,7 +36,7 @@ hk() {  # the CLI of the pinned code
 run() {  # dataset, log name, n, then the flags
     local set=$1 name=$2 n=$3; shift 3
     local out=$ROOT/$set
-    mkdir -p "$out"
+    mkdir -p "$(dirname "$out/$name")"
     echo "start $set/$name n=$n $(date +%T) $(git -C "$CODE" rev-parse --short HEAD)" >> "$STATUS"
     hk eval --dataset "${DEV[$set]}" --n "$n" "${LM[@]}" --out "$out/$name.jsonl" "$@" >> "$out/$name.out" 2>&1
     echo "done $set/$name rc=$? $(date +%T)" >> "$STATUS"
@@ -51,6 +52,13 @@ sweep() {  # dataset, n, profile
 chosen() {  # dataset, method: "zeroshot" or "indomain", from stage 1's logs
     "$PY" "$MAIN/scripts/demos_choice.py" "$ROOT/$1" "$2"
 }
+ircot_k() {  # dataset, demos: IRCoT's K from stage 1b (4, the default, until its sweep has run)
+    "$PY" "$MAIN/scripts/ircot_k_choice.py" "$ROOT/$1" "$2"
+}
+seed() {  # dataset, from, to: a stage-2 log starts from the stage-1b log of the same settings
+    local dir=$ROOT/$1
+    [ -e "$dir/$3.jsonl" ] || { cp "$dir/$2.jsonl" "$dir/$3.jsonl" && cp "$dir/$2.meta.json" "$dir/$3.meta.json"; }
+}
 demos_flag() {  # dataset, zeroshot|indomain
     [ "$2" = indomain ] && echo "${DEMOS[$1]}" || echo none
 }
@@ -65,11 +73,26 @@ for method in ircot searchain tor; do
         done
     done
 done
+for set in "${DATASETS[@]}"; do  # stage 1b: IRCoT's K (4 ran in stage 1)
+    demos=$(chosen "$set" ircot)
+    for k in 2 6 8; do
+        run "$set" "ircot-ksweep-hopkit/ircot-k$k-$demos" 20 --method ircot --set "k=$k" \
+            --demos-from "$(demos_flag "$set" "$demos")"
+    done
+done
 for set in "${DATASETS[@]}"; do  # stage 2
     n=${FULL[$set]}
     sweep "$set" "$n" hopkit
     run "$set" nor-hopkit "$n" --method nor
-    for method in ircot searchain tor; do
+    demos=$(chosen "$set" ircot)
+    k=$(ircot_k "$set" "$demos")
+    if [ "$k" = 4 ]; then
+        run "$set" "ircot-hopkit-$demos" "$n" --method ircot --demos-from "$(demos_flag "$set" "$demos")"
+    else
+        seed "$set" "ircot-ksweep-hopkit/ircot-k$k-$demos" "ircot-hopkit-$demos-k$k"
+        run "$set" "ircot-hopkit-$demos-k$k" "$n" --method ircot --set "k=$k" --demos-from "$(demos_flag "$set" "$demos")"
+    fi
+    for method in searchain tor; do
         demos=$(chosen "$set" "$method")
         run "$set" "$method-hopkit-$demos" "$n" --method "$method" --demos-from "$(demos_flag "$set" "$demos")"
     done
@@ -79,7 +102,11 @@ done
 for set in "${DATASETS[@]}"; do  # stage 3: the papers' methods as written, same questions and demonstrations
     n=${FULL[$set]}
     sweep "$set" "$n" paper
-    for method in ircot searchain tor; do
+    demos=$(chosen "$set" ircot)
+    k=$(ircot_k "$set" "$demos")
+    run "$set" "ircot-paper-$demos" "$n" --method ircot --profile paper --set "k=$k" \
+        --demos-from "$(demos_flag "$set" "$demos")"
+    for method in searchain tor; do
         demos=$(chosen "$set" "$method")
         run "$set" "$method-paper-$demos" "$n" --method "$method" --profile paper \
             --demos-from "$(demos_flag "$set" "$demos")"

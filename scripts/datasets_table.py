@@ -85,7 +85,11 @@ def table(root: Path, profile: str) -> str:
                 grid[label].append(cell(oner_rows or {}, None).replace(" (n=", f" K={oner[0]} (n=", 1)
                                    if oner else "-")
             else:
-                grid[label].append(cell(method_rows(folder, method, profile), oner_rows))
+                rows = method_rows(folder, method, profile)
+                text = cell(rows, oner_rows)
+                ks = {(r.get("trace") or {}).get("k") for r in rows.values()} if method == "ircot" else set()
+                grid[label].append(text.replace(" (n=", f" K={ks.pop()} (n=", 1) if len(ks) == 1 and None not in ks
+                                   else text)
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     lines += ["| " + " | ".join([label, *cells]) + " |" for label, cells in grid.items() if any(c != "-" for c in cells)]
     return "\n".join(lines)
