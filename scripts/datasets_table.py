@@ -4,8 +4,9 @@ read (and how many it read), and the paired F1 difference against OneR at the K 
 
     python scripts/datasets_table.py [--root docs/runs/datasets] [--profile hopkit|paper] [--retrieval]
 
---retrieval adds, per dataset, IRCoT's recall at its paragraphs read against BM25's with the question alone at the
-same number of paragraphs per question (the paper's retrieval figure); it needs the sets' BM25 indexes.
+--retrieval adds, per dataset, IRCoT's recall at its paragraphs read against one retrieval with the question alone
+at the same number of paragraphs per question, from the index IRCoT's run read (the paper's retrieval figure); it
+needs the sets' indexes.
 """
 
 from __future__ import annotations
@@ -45,13 +46,17 @@ def best_oner(folder: Path, profile: str) -> tuple[int, dict[str, dict]] | None:
     return k, rows
 
 
-def method_rows(folder: Path, method: str, profile: str) -> dict[str, dict]:
+def method_log(folder: Path, method: str, profile: str) -> tuple[Path | None, dict[str, dict]]:
     """The method's longest log for the profile (stage 2 grows the chosen demonstrations' log); at equal lengths
-    (stage 1) the log of the demonstrations scripts/demos_choice.py chose."""
+    (stage 1) the log of the demonstrations scripts/demos_choice.py chose. (None, {}) when there is none."""
     names = [f"{method}-{profile}*.jsonl"] + (["nor-hopkit*.jsonl"] if method == "nor" else [])
     chosen, _ = choose(folder, method)
-    logs = [(read_rows(path), path.stem.endswith(f"-{chosen}")) for pattern in names for path in folder.glob(pattern)]
-    return max(logs, key=lambda log: (len(log[0]), log[1]), default=({}, False))[0]
+    logs = [(path, read_rows(path)) for pattern in names for path in folder.glob(pattern)]
+    return max(logs, key=lambda log: (len(log[1]), log[0].stem.endswith(f"-{chosen}")), default=(None, {}))
+
+
+def method_rows(folder: Path, method: str, profile: str) -> dict[str, dict]:
+    return method_log(folder, method, profile)[1]
 
 
 def cell(rows: dict[str, dict], oner: dict[str, dict] | None) -> str:
@@ -96,7 +101,10 @@ def table(root: Path, profile: str) -> str:
 
 
 def retrieval_figure(root: Path, profile: str) -> list[str]:
-    """IRCoT's recall at its paragraphs read against BM25's (question only) at the same count, per question."""
+    """IRCoT's recall at its paragraphs read against one retrieval with the question at the same count, per
+    question, from the index IRCoT's run read (its log's metadata: BM25, or ColBERT where the choice rule took it)."""
+    import json
+
     from hopkit.api import load_dataset
     from hopkit.cli.components import default_index_path
     from hopkit.retrieval.loading import load_index
@@ -106,18 +114,19 @@ def retrieval_figure(root: Path, profile: str) -> list[str]:
              "musique": "musique:validation@../shared/data/musique/dev100.jsonl"}
     lines = []
     for name, spec in specs.items():
-        rows = method_rows(root / name, "ircot", profile)
+        path, rows = method_log(root / name, "ircot", profile)
         if not rows:
             continue
-        bm25 = load_index(default_index_path(load_dataset(spec).corpus_name, "bm25"))
+        backend = json.loads(path.with_suffix(".meta.json").read_text()).get("retriever", "bm25")
+        index = load_index(default_index_path(load_dataset(spec).corpus_name, backend))
         ircot, oner = [], []
         for row in rows.values():
             count = max(1, len(read(row)))
             ircot.append(recall_at(read(row), row["gold_pids"], count))
-            oner.append(recall_at([p.pid for p in bm25.retrieve(row["question"], count)], row["gold_pids"], count))
+            oner.append(recall_at([p.pid for p in index.retrieve(row["question"], count)], row["gold_pids"], count))
         lines.append(f"- {DATASETS[name]} (n = {len(rows)}, {mean(len(read(r)) for r in rows.values()):.1f} "
-                     f"paragraphs read): IRCoT {100 * mean(ircot):.1f}, one retrieval with the question at the same "
-                     f"count {100 * mean(oner):.1f}")
+                     f"paragraphs read, {backend}): IRCoT {100 * mean(ircot):.1f}, one retrieval with the question at "
+                     f"the same count {100 * mean(oner):.1f}")
     return lines
 
 
