@@ -7,9 +7,9 @@ missing log is zero-shot, the cheaper prompt.
 
 from __future__ import annotations
 
-import argparse
 from pathlib import Path
 
+from choice_cli import print_choice
 from hopkit.evaluation.paired import compare_runs, read_rows
 
 
@@ -31,13 +31,7 @@ def choose(folder: Path, method: str, profile: str = "hopkit") -> tuple[str, str
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("folder", type=Path)
-    parser.add_argument("method")
-    parser.add_argument("--explain", action="store_true")
-    args = parser.parse_args()
-    winner, why = choose(args.folder, args.method)
-    print(f"{winner}: {why}" if args.explain else winner)
+    print_choice(__doc__, "method", choose)
 
 
 if __name__ == "__main__":

@@ -9,10 +9,10 @@ questions every log holds count; a tie goes to the smaller K (fewer paragraphs r
 
 from __future__ import annotations
 
-import argparse
 from pathlib import Path
 from statistics import mean
 
+from choice_cli import print_choice
 from hopkit.evaluation.paired import read_rows
 
 DEFAULT_K = 4
@@ -39,13 +39,7 @@ def choose_k(folder: Path, demos: str, profile: str = "hopkit") -> tuple[int, st
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("folder", type=Path)
-    parser.add_argument("demos", choices=["zeroshot", "indomain"])
-    parser.add_argument("--explain", action="store_true")
-    args = parser.parse_args()
-    k, why = choose_k(args.folder, args.demos)
-    print(f"{k}: {why}" if args.explain else k)
+    print_choice(__doc__, "demos", choose_k, ["zeroshot", "indomain"])
 
 
 if __name__ == "__main__":
