@@ -41,6 +41,7 @@ def cmd_ablate(args: argparse.Namespace) -> None:
     from hopkit.evaluation.metrics import get_metric
     from hopkit.knobs import KNOBS, check_profile
     from hopkit.variants import select
+    from hopkit.cli.demos import load_demonstrations
     from hopkit.programs.demo_source import resolve_demos_from
     from hopkit.programs.registry import build_program, check_knobs, get_method
     from hopkit.reader.loading import open_reader
@@ -67,20 +68,24 @@ def cmd_ablate(args: argparse.Namespace) -> None:
     metrics = [get_metric(name) for name in (args.metrics.split(",") if args.metrics else task_metrics(task, examples))]
     retriever = load_retriever(args, dataset) if any(m.needs_retriever for m in methods.values()) else None
     reader = open_reader(args.reader) if any(m.needs_reader for m in methods.values()) else None
-    demos_from = resolve_demos_from(args.demos_from, dataset.name)
-    train = load_dataset(demos_from) if demos_from and any(m.uses_demos for m in methods.values()) else None
+    # each method's demonstrations: auto may differ by method on a real dataset (hopkit/programs/demo_source.py)
+    demos = {name: load_demonstrations(args.demos_from, dataset.name, name) for name, m in methods.items()
+             if m.uses_demos}
+    recorded = {name: demos[name][1] if name in demos else resolve_demos_from(args.demos_from, dataset.name, name)
+                or "none" for name in methods}  # as before for methods without demonstrations: old logs resume
+    demos_from = sorted(set(recorded.values()))
     configure_lm(args)
 
     def build(variant):
         method = methods[variant.method]
         return apply_task(build_program(variant.method, retriever=retriever if method.needs_retriever else None,
                                         reader=reader if method.needs_reader else None,
-                                        train=train if method.uses_demos else None,
+                                        train=demos[variant.method][0] if method.uses_demos else None,
                                         profile=variant.profile or args.profile, **settings[variant.name]), task)
 
     folder = args.out or runs_dir() / "ablate" / slug(dataset.name) / f"{slug(args.method)}__{slug(args.lm)}"
     meta = {"dataset": dataset.name, "dataset_spec": args.dataset, "lm": args.lm, "api_base": args.api_base, "retriever": args.retriever,
-            "reader": args.reader, "demos_from": demos_from or "none", "max_tokens": args.max_tokens,
+            "reader": args.reader, "demos_from": demos_from[0] if len(demos_from) == 1 else demos_from, "max_tokens": args.max_tokens,
             "fixed_knobs": fixed, "profile": args.profile,
             **({"task": task.name} if task.name != "multihop-qa" else {}), **retriever_choice(args)}
     results = run_ablation(variants, build, examples, metrics, Path(folder), meta, args.threads, not args.quiet)

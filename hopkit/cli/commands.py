@@ -158,11 +158,14 @@ def _program(args: argparse.Namespace, dataset, configure_lm: Callable[[], objec
                              "optimize again, or drop --program")
         configure_lm()
         return apply_task(load_program(saved, retriever=retriever, reader=reader), task), corpus
+    from hopkit.cli.demos import load_demonstrations
     from hopkit.programs.demo_source import resolve_demos_from
 
-    demos_from = resolve_demos_from(getattr(args, "demos_from", None), dataset.name if dataset else None)
-    args.demos_resolved = demos_from or "none"
-    train = load_dataset(demos_from) if method.uses_demos and demos_from else None
+    spec, dataset_name = getattr(args, "demos_from", None), dataset.name if dataset else None
+    if method.uses_demos:
+        train, args.demos_resolved = load_demonstrations(spec, dataset_name, args.method)
+    else:  # recorded as before, though unused, so that earlier logs of these methods still resume
+        train, args.demos_resolved = None, resolve_demos_from(spec, dataset_name, args.method) or "none"
     configure_lm()
     program = apply_task(build_program(args.method, retriever=retriever, reader=reader, train=train,
                                        profile=getattr(args, "profile", "hopkit"), **knobs), task)

@@ -46,7 +46,8 @@ def add_retrieval_flags(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--reader", default="lm", help="lm (answerability confidence) | lm:span | extractive:<model name or path>")
     parser.add_argument("--demos-from", default="auto",
                         help="dataset whose chains become in-context demonstrations (methods that use them): auto "
-                             "(bundled:train for bundled data, none for any other), none, in-domain (the dataset's "
+                             "(bundled:train for bundled data; for a real dataset the choice measured for the method "
+                             "there, e.g. musique:train for IRCoT on MuSiQue, else none), none, in-domain (the dataset's "
                              "own train split from the hub), or a spec such as ircot-demos:/path/hotpotqa.txt")
 
 

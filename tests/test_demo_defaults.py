@@ -1,0 +1,48 @@
+"""``--demos-from auto`` on a real dataset follows issue 39's measurement per method: MuSiQue's train
+decompositions for IRCoT on MuSiQue, zero-shot elsewhere; a measured default that cannot be loaded runs zero-shot
+and says so, while a source the user named still fails loudly."""
+
+from __future__ import annotations
+
+import pytest
+
+from hopkit.cli import demos as cli_demos
+from hopkit.errors import MissingArtifactError
+from hopkit.programs.demo_source import resolve_demos_from
+
+
+def test_auto_takes_the_train_split_only_where_it_was_measured_better():
+    assert resolve_demos_from("auto", "musique:validation", "ircot") == "musique:train"
+    assert resolve_demos_from("auto", "musique:validation", "searchain") is None
+    assert resolve_demos_from("auto", "2wikimultihopqa:validation", "ircot") is None
+    assert resolve_demos_from("auto", "ircot:dev100", "ircot") is None
+    assert resolve_demos_from("auto", "musique:validation") is None  # no method: zero-shot as before
+    assert resolve_demos_from("none", "musique:validation", "ircot") is None
+    assert resolve_demos_from("auto", "bundled:dev", "ircot") == "bundled:train"
+
+
+def _unavailable(spec: str):
+    raise MissingArtifactError(f"could not load {spec} from the Hugging Face hub (ConnectionError)")
+
+
+def test_a_measured_default_that_cannot_be_loaded_runs_zero_shot_and_says_so(monkeypatch, capsys):
+    monkeypatch.setattr("hopkit.data.registry.load_dataset_spec", _unavailable)
+    train, recorded = cli_demos.load_demonstrations("auto", "musique:validation", "ircot")
+    assert train is None and recorded == "none (musique:train unavailable)"
+    note = capsys.readouterr().err
+    assert "musique:train" in note and "--demos-from none" in note and "zero-shot" in note
+
+
+def test_a_source_the_user_named_fails_loudly(monkeypatch):
+    monkeypatch.setattr("hopkit.data.registry.load_dataset_spec", _unavailable)
+    with pytest.raises(MissingArtifactError, match="could not load musique:train"):
+        cli_demos.load_demonstrations("in-domain", "musique:validation", "ircot")
+    with pytest.raises(MissingArtifactError):
+        cli_demos.load_demonstrations("musique:train", "musique:validation", "ircot")
+
+
+def test_a_loaded_source_is_recorded_as_resolved(monkeypatch):
+    monkeypatch.setattr("hopkit.data.registry.load_dataset_spec", lambda spec: f"dataset {spec}")
+    assert cli_demos.load_demonstrations("auto", "musique:validation", "ircot") == (
+        "dataset musique:train", "musique:train")
+    assert cli_demos.load_demonstrations("auto", "musique:validation", "tor") == (None, "none")
