@@ -5,9 +5,9 @@ lost them, read from the traces of scripts/datasets_queue.sh's logs.
 
 Steps, the first that fits: error; final step (an answer step turned a right answer wrong); retrieval (no gold
 paragraph reached the method: for IRCoT and OneR a gold paragraph missing from what was read, for ToR none
-reviewed); chain or plan (SearChain: no node's query reached a gold paragraph); review (ToR: gold reviewed but never
+reviewed); chain or plan (SearChain: its nodes' queries did not reach every gold paragraph); review (ToR: gold reviewed but never
 accepted; SearChain: verification corrected a right node away); reader (gold in hand and the answer wrong:
-IRCoT's and OneR's reader, ToR's fusion, SearChain's reader); SearChain's final answer losing a gold answer that was
+IRCoT's and OneR's reader, ToR's fusion, SearChain's reader with every gold paragraph read); SearChain's final answer losing a gold answer that was
 in its tree (or giving it in a longer form) counts as the final step.
 """
 
@@ -41,7 +41,8 @@ def lost_at(row: dict, method: str) -> str | None:
         from searchain_failures import diagnose
 
         cause = diagnose(row)
-        return {"planner": "chain or plan", "verification": "review", "reader": "reader"}.get(cause, "final step")
+        return {"planner": "chain or plan", "planner, later hop": "chain or plan", "verification": "review",
+                "reader": "reader"}.get(cause, "final step")
     if method in ("tor", "cor"):
         from tor_reviews import loss_cause
 

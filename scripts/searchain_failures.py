@@ -8,7 +8,10 @@ Each wrong answer (EM 0) gets the first cause that fits, in this order:
 - verification: a node's answer held the gold and IR corrected it away;
 - final answer: the gold was in the tree (a chain's final answer, or a node's answer from the LM or the
   reader) but the final answer lost it;
-- reader: IR read a gold paragraph for some node and no answer anywhere holds the gold;
+- reader: IR read every gold paragraph (over all nodes) and no answer anywhere holds the gold: the reader had
+  the evidence in hand (the rule IRCoT's and OneR's losses use: scripts/answer_losses.py);
+- planner, later hop: the chain's queries reached some gold paragraphs but not all (a chain that stopped short,
+  or a later query that never named the entity an earlier node found), and no answer holds the gold;
 - planner: no node's query retrieved a gold paragraph, and no answer holds the gold.
 """
 
@@ -46,9 +49,11 @@ def diagnose(row: dict) -> str:
     in_tree += [n["lm_answer"] for n in nodes] + [n.get("reader_answer") for n in nodes]
     if any(_covers(text, answers) for text in in_tree):
         return "final answer"
-    if any(n.get("pid") in set(row["gold_pids"]) for n in nodes):
+    gold = set(row.get("gold_pids") or [])
+    read = {n.get("pid") for n in nodes} | set((row.get("prediction") or {}).get("retrieved") or [])
+    if gold and gold <= read:
         return "reader"
-    return "planner"
+    return "planner, later hop" if gold & read else "planner"
 
 
 def main() -> None:

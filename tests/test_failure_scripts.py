@@ -21,3 +21,22 @@ def test_a_file_that_is_no_run_log_is_a_one_line_error(script, tmp_path):
         assert done.returncode == 2
         assert expected in done.stderr and "Traceback" not in done.stderr
         assert len(done.stderr.strip().splitlines()) == 1
+
+
+def _searchain_row(read_by_nodes: list[str | None], retrieved: list[str]) -> dict:
+    nodes = [{"id": f"r1.{i}", "action": "pass", "lm_answer": "Paris", "reader_answer": "Paris", "pid": pid}
+             for i, pid in enumerate(read_by_nodes, start=1)]
+    return {"qid": "q", "answers": ["Lyon"], "gold_pids": ["g1", "g2"], "metrics": {"em": 0.0, "cover_em": 0.0},
+            "prediction": {"answer": "Paris", "retrieved": retrieved},
+            "trace": {"tree": {"nodes": nodes, "branches": [{"final_answer": "Paris"}]}}}
+
+
+def test_searchain_losses_are_the_readers_only_when_every_gold_paragraph_was_read():
+    if str(SCRIPTS) not in sys.path:
+        sys.path.insert(0, str(SCRIPTS))
+    from searchain_failures import diagnose
+
+    assert diagnose(_searchain_row(["g1", "g2"], ["g1", "g2"])) == "reader"
+    assert diagnose(_searchain_row(["g1", "x"], ["g1", "x", "g2"])) == "reader"  # k > 1: the node read g2 too
+    assert diagnose(_searchain_row(["g1", "x"], ["g1", "x"])) == "planner, later hop"
+    assert diagnose(_searchain_row(["x", None], ["x"])) == "planner"
