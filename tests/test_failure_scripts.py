@@ -40,3 +40,19 @@ def test_searchain_losses_are_the_readers_only_when_every_gold_paragraph_was_rea
     assert diagnose(_searchain_row(["g1", "x"], ["g1", "x", "g2"])) == "reader"  # k > 1: the node read g2 too
     assert diagnose(_searchain_row(["g1", "x"], ["g1", "x"])) == "planner, later hop"
     assert diagnose(_searchain_row(["x", None], ["x"])) == "planner"
+
+
+def test_the_query_context_counterfactual_appends_only_answers_found_earlier_in_the_chain():
+    if str(SCRIPTS) not in sys.path:
+        sys.path.insert(0, str(SCRIPTS))
+    from searchain_query_context import chain_queries
+
+    nodes = [{"id": "r1.1", "action": "completed", "query": "Who directed X?", "lm_answer": "", "reader_answer": "Ann Lee",
+              "pid": "p1"},
+             {"id": "r1.2", "action": "pass", "query": "Where was the director of X born?", "lm_answer": "Oslo",
+              "reader_answer": "Oslo", "pid": "p2"},
+             {"id": "r1.3", "action": "not-reached", "query": "Is Ann Lee Norwegian?", "lm_answer": "yes",
+              "reader_answer": None, "pid": None}]
+    trace = {"tree": {"nodes": nodes, "branches": [{"node_ids": ["r1.1", "r1.2", "r1.3"]}]}}
+    assert chain_queries(trace) == [("Who directed X?", "Who directed X?"),
+                                    ("Where was the director of X born?", "Where was the director of X born? Ann Lee")]
