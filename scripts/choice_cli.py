@@ -1,5 +1,5 @@
-"""The command line the stage choices share (scripts/demos_choice.py, scripts/ircot_k_choice.py): a run folder and
-one more argument, the choice printed alone for the queue, or with its reason under --explain."""
+"""The command line the stage choices share (scripts/demos_choice.py, scripts/k_choice.py): a run folder and the
+arguments the choice takes, the choice printed alone for the queue, or with its reason under --explain."""
 
 from __future__ import annotations
 
@@ -8,12 +8,14 @@ from collections.abc import Callable
 from pathlib import Path
 
 
-def print_choice(doc: str, second: str, choose: Callable[[Path, str], tuple[object, str]],
-                 choices: list[str] | None = None) -> None:
+def print_choice(doc: str, arguments: dict[str, list[str] | None],
+                 choose: Callable[..., tuple[object, str]]) -> None:
+    """``arguments``: each positional argument after the folder, with its allowed values (None: any)."""
     parser = argparse.ArgumentParser(description=doc.splitlines()[0])
     parser.add_argument("folder", type=Path)
-    parser.add_argument(second, choices=choices)
+    for name, choices in arguments.items():
+        parser.add_argument(name, choices=choices)
     parser.add_argument("--explain", action="store_true", help="print why, after the choice")
     args = parser.parse_args()
-    choice, why = choose(args.folder, getattr(args, second))
+    choice, why = choose(args.folder, *(getattr(args, name) for name in arguments))
     print(f"{choice}: {why}" if args.explain else choice)

@@ -7,7 +7,8 @@
 # decompositions). Stage 2 grows every run to 60 questions (2Wiki: all 82; CoR 30) with the demonstrations that won
 # stage 1 for that method and dataset (scripts/demos_choice.py; a tie goes to zero-shot), and IRCoT with its K
 # tuned in stage 1b as the paper tunes it (K in {2, 4, 6, 8} on the same 20 questions with the chosen
-# demonstrations: scripts/ircot_k_choice.py; OneR's K is swept the same way). Stage 3: the same with --profile paper. The retriever is `--retriever auto` (BM25 unless the set's fine-tuned ColBERT has the higher
+# demonstrations: scripts/k_choice.py; OneR's K is swept the same way), and SearChain at its k from stage 1c (k=3
+# against the paper's top-1 on the same 20 questions). Stage 3: the same with --profile paper. The retriever is `--retriever auto` (BM25 unless the set's fine-tuned ColBERT has the higher
 # question recall: scripts/retriever_choice.sh builds those indexes). The table: python scripts/datasets_table.py
 # Setup first: scripts/install.sh, hopkit models fetch qwen1.5b, bash scripts/retriever_choice.sh.
 set -u
@@ -52,8 +53,19 @@ sweep() {  # dataset, n, profile
 chosen() {  # dataset, method: "zeroshot" or "indomain", from stage 1's logs
     "$PY" "$MAIN/scripts/demos_choice.py" "$ROOT/$1" "$2"
 }
-ircot_k() {  # dataset, demos: IRCoT's K from stage 1b (4, the default, until its sweep has run)
-    "$PY" "$MAIN/scripts/ircot_k_choice.py" "$ROOT/$1" "$2"
+k_of() {  # dataset, method, demos: the method's K from its stage-1 sweep (its default until the sweep has run)
+    "$PY" "$MAIN/scripts/k_choice.py" "$ROOT/$1" "$2" "$3"
+}
+run_at_k() {  # dataset, method, demos, n, default K: the stage-2 run at the K the sweep chose
+    local set=$1 method=$2 demos=$3 n=$4 k
+    k=$(k_of "$set" "$method" "$demos")
+    if [ "$k" = "$5" ]; then
+        run "$set" "$method-hopkit-$demos" "$n" --method "$method" --demos-from "$(demos_flag "$set" "$demos")"
+    else
+        seed "$set" "$method-ksweep-hopkit/$method-k$k-$demos" "$method-hopkit-$demos-k$k"
+        run "$set" "$method-hopkit-$demos-k$k" "$n" --method "$method" --set "k=$k" \
+            --demos-from "$(demos_flag "$set" "$demos")"
+    fi
 }
 seed() {  # dataset, from, to: a stage-2 log starts from the stage-1b log of the same settings
     local dir=$ROOT/$1
@@ -66,13 +78,21 @@ for set in "${DATASETS[@]}"; do  # stage 1, the cheap methods first so that a pa
     sweep "$set" 20 hopkit
     run "$set" nor-hopkit 20 --method nor
 done
-for method in ircot searchain tor; do
+stage1() {  # method: zero-shot and in-domain on the first 20 of each set
     for set in "${DATASETS[@]}"; do
         for demos in zeroshot indomain; do
-            run "$set" "$method-hopkit-$demos" 20 --method "$method" --demos-from "$(demos_flag "$set" $demos)"
+            run "$set" "$1-hopkit-$demos" 20 --method "$1" --demos-from "$(demos_flag "$set" $demos)"
         done
     done
+}
+stage1 ircot
+stage1 searchain
+for set in musique 2wiki hotpotqa; do  # stage 1c: SearChain's k (1, the paper's, ran in stage 1)
+    demos=$(chosen "$set" searchain)
+    run "$set" "searchain-ksweep-hopkit/searchain-k3-$demos" 20 --method searchain --set k=3 \
+        --demos-from "$(demos_flag "$set" "$demos")"
 done
+stage1 tor
 for set in "${DATASETS[@]}"; do  # stage 1b: IRCoT's K (4 ran in stage 1)
     demos=$(chosen "$set" ircot)
     for k in 2 6 8; do
@@ -84,26 +104,17 @@ for set in "${DATASETS[@]}"; do  # stage 2
     n=${FULL[$set]}
     sweep "$set" "$n" hopkit
     run "$set" nor-hopkit "$n" --method nor
-    demos=$(chosen "$set" ircot)
-    k=$(ircot_k "$set" "$demos")
-    if [ "$k" = 4 ]; then
-        run "$set" "ircot-hopkit-$demos" "$n" --method ircot --demos-from "$(demos_flag "$set" "$demos")"
-    else
-        seed "$set" "ircot-ksweep-hopkit/ircot-k$k-$demos" "ircot-hopkit-$demos-k$k"
-        run "$set" "ircot-hopkit-$demos-k$k" "$n" --method ircot --set "k=$k" --demos-from "$(demos_flag "$set" "$demos")"
-    fi
-    for method in searchain tor; do
-        demos=$(chosen "$set" "$method")
-        run "$set" "$method-hopkit-$demos" "$n" --method "$method" --demos-from "$(demos_flag "$set" "$demos")"
-    done
+    run_at_k "$set" ircot "$(chosen "$set" ircot)" "$n" 4
+    run_at_k "$set" searchain "$(chosen "$set" searchain)" "$n" 1
     demos=$(chosen "$set" tor)
+    run "$set" "tor-hopkit-$demos" "$n" --method tor --demos-from "$(demos_flag "$set" "$demos")"
     run "$set" "cor-hopkit-$demos" 30 --method cor --demos-from "$(demos_flag "$set" "$demos")"
 done
 for set in "${DATASETS[@]}"; do  # stage 3: the papers' methods as written, same questions and demonstrations
     n=${FULL[$set]}
     sweep "$set" "$n" paper
     demos=$(chosen "$set" ircot)
-    k=$(ircot_k "$set" "$demos")
+    k=$(k_of "$set" ircot "$demos")
     run "$set" "ircot-paper-$demos" "$n" --method ircot --profile paper --set "k=$k" \
         --demos-from "$(demos_flag "$set" "$demos")"
     for method in searchain tor; do

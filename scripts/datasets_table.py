@@ -92,7 +92,7 @@ def table(root: Path, profile: str) -> str:
             else:
                 rows = method_rows(folder, method, profile)
                 text = cell(rows, oner_rows)
-                ks = {(r.get("trace") or {}).get("k") for r in rows.values()} if method == "ircot" else set()
+                ks = {(r.get("trace") or {}).get("k") for r in rows.values()} if method in ("ircot", "searchain") else set()
                 grid[label].append(text.replace(" (n=", f" K={ks.pop()} (n=", 1) if len(ks) == 1 and None not in ks
                                    else text)
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]

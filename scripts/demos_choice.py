@@ -31,7 +31,7 @@ def choose(folder: Path, method: str, profile: str = "hopkit") -> tuple[str, str
 
 
 def main() -> None:
-    print_choice(__doc__, "method", choose)
+    print_choice(__doc__, {"method": None}, choose)
 
 
 if __name__ == "__main__":

@@ -65,16 +65,26 @@ def test_the_table_reads_the_chosen_demonstrations_log_when_both_have_the_same_q
 
 
 def test_ircots_k_is_the_best_f1_of_the_sweep_on_shared_questions_and_a_tie_goes_to_the_smaller_k(tmp_path):
-    choice = _script("ircot_k_choice")
-    assert choice.choose_k(tmp_path, "indomain") == (4, "no K sweep yet")
+    choice = _script("k_choice")
+    assert choice.choose_k(tmp_path, "ircot", "indomain") == (4, "no K sweep yet")
     _log(tmp_path / "ircot-hopkit-indomain.jsonl", [1.0, 0.0, 0.0, 1.0])  # K=4, grown past the sweep's questions
     _log(tmp_path / "ircot-ksweep-hopkit" / "ircot-k2-indomain.jsonl", [1.0, 0.0, 0.0])
     _log(tmp_path / "ircot-ksweep-hopkit" / "ircot-k8-indomain.jsonl", [1.0, 1.0, 0.0])
     _log(tmp_path / "ircot-ksweep-hopkit" / "ircot-k6-zeroshot.jsonl", [1.0, 1.0, 1.0])  # other demonstrations
-    k, why = choice.choose_k(tmp_path, "indomain")
+    k, why = choice.choose_k(tmp_path, "ircot", "indomain")
     assert k == 8 and "n = 3" in why and "K=4 33.3" in why and "K=6" not in why
     _log(tmp_path / "ircot-ksweep-hopkit" / "ircot-k6-indomain.jsonl", [1.0, 1.0, 0.0])
-    assert choice.choose_k(tmp_path, "indomain")[0] == 6
+    assert choice.choose_k(tmp_path, "ircot", "indomain")[0] == 6
+
+
+def test_searchains_k_starts_from_the_papers_top_1_and_moves_only_on_a_higher_f1(tmp_path):
+    choice = _script("k_choice")
+    assert choice.choose_k(tmp_path, "searchain", "zeroshot") == (1, "no K sweep yet")
+    _log(tmp_path / "searchain-hopkit-zeroshot.jsonl", [1.0, 0.0])
+    _log(tmp_path / "searchain-ksweep-hopkit" / "searchain-k3-zeroshot.jsonl", [0.0, 1.0])
+    assert choice.choose_k(tmp_path, "searchain", "zeroshot")[0] == 1  # a tie: fewer paragraphs
+    _log(tmp_path / "searchain-ksweep-hopkit" / "searchain-k3-zeroshot.jsonl", [1.0, 1.0])
+    assert choice.choose_k(tmp_path, "searchain", "zeroshot")[0] == 3
 
 
 def test_check_firings_count_changes_and_their_direction_wherever_the_trace_keeps_them():

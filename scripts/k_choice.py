@@ -1,0 +1,48 @@
+"""The paragraphs a method retrieves per step for a dataset, tuned on the dev questions by answer F1: IRCoT's K in
+{2, 4, 6, 8}, as the IRCoT paper tunes it (its section 4; OneR's K is tuned the same way by
+scripts/oner_k_sweep.py), and SearChain's k in {1, 3} (the paper reads top-1; hopkit's retrieval-only counterfactual
+in docs/results.md found k=3 reaching more gold paragraphs on all three sets). Reads stage 1's logs of
+scripts/datasets_queue.sh: the method's default is its own log (`<method>-hopkit-<demos>.jsonl`), the others
+`<method>-ksweep-hopkit/<method>-k<K>-<demos>.jsonl`. Only the questions every log holds count; a tie goes to the
+smaller K (fewer paragraphs read).
+
+    python scripts/k_choice.py docs/runs/datasets/musique ircot indomain [--explain]
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from statistics import mean
+
+from choice_cli import print_choice
+from hopkit.evaluation.paired import read_rows
+
+DEFAULT_K = {"ircot": 4, "searchain": 1}  # the method's own default, the K its stage-1 log ran
+
+
+def k_logs(folder: Path, method: str, demos: str, profile: str = "hopkit") -> dict[int, Path]:
+    logs = {DEFAULT_K[method]: folder / f"{method}-{profile}-{demos}.jsonl"}
+    for path in (folder / f"{method}-ksweep-{profile}").glob(f"{method}-k*-{demos}.jsonl"):
+        logs[int(path.name.split("-k")[1].split("-")[0])] = path
+    return {k: path for k, path in sorted(logs.items()) if path.exists()}
+
+
+def choose_k(folder: Path, method: str, demos: str, profile: str = "hopkit") -> tuple[int, str]:
+    """(K, one line saying why): the method's default K while its sweep has not run."""
+    rows = {k: read_rows(path) for k, path in k_logs(folder, method, demos, profile).items()}
+    if len(rows) < 2:
+        return DEFAULT_K[method], "no K sweep yet"
+    shared = set.intersection(*(set(r) for r in rows.values()))
+    if not shared:
+        return DEFAULT_K[method], "the sweep's logs share no question"
+    f1 = {k: mean(r[q]["metrics"]["f1"] for q in shared) for k, r in rows.items()}
+    best = max(f1, key=lambda k: (f1[k], -k))
+    return best, f"F1 by K (n = {len(shared)}): " + ", ".join(f"K={k} {100 * v:.1f}" for k, v in f1.items())
+
+
+def main() -> None:
+    print_choice(__doc__, {"method": list(DEFAULT_K), "demos": ["zeroshot", "indomain"]}, choose_k)
+
+
+if __name__ == "__main__":
+    main()
