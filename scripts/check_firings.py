@@ -1,7 +1,8 @@
 """How often each answer check acted on a run, and whether it helped (issue 39: the additions on other question
-forms). For every log and every step of the additions room (short_form, yes_no_check, option_check) that left a
-record in a trace: how many times it fired, how many answers it changed, and how many it turned from right to
-wrong and from wrong to right (F1 of the answer before and after the step against the gold answers).
+forms). For every log and every step of the additions room (short_form, yes_no_check, option_check,
+date_comparison) that left a record in a trace: how many times it fired, how many answers it changed, and how many
+it turned from right to wrong and from wrong to right (F1 of the answer before and after the step against the gold
+answers).
 
     python scripts/check_firings.py docs/runs/datasets/*/*-hopkit-*.jsonl
 """

@@ -113,11 +113,12 @@ def test_long_form_searchain_verifies_by_rouge_against_alpha():
     from test_searchain import QueryRetriever, TableReader, chain, final
 
     knobs = task_knobs("searchain", get_task("long-form"), {})
-    assert knobs == {"answer_form": "long", "yes_no_check": False, "option_check": False}
+    assert knobs == {"answer_form": "long", "yes_no_check": False, "option_check": False, "date_comparison": False}
     assert task_knobs("searchain", get_task("long-form"), {"answer_form": "short"})["answer_form"] == "short"
-    assert task_knobs("oner", get_task("long-form"), {}) == {"yes_no_check": False, "option_check": False}  # "Is it safe to ...?" stays long
+    assert task_knobs("oner", get_task("long-form"), {}) == {"yes_no_check": False, "option_check": False,
+                                                             "date_comparison": False}  # "Is it safe to ...?" stays long
     assert task_knobs("oner", get_task("multihop-qa"), {}) == {}
-    assert task_knobs("oner", get_task("fact-check"), {}) == {"option_check": False}
+    assert task_knobs("oner", get_task("fact-check"), {}) == {"option_check": False, "date_comparison": False}
     long_answer = "Glass is clear because its atoms are arranged without any grain that would scatter the light."
     engine = ScriptedEngine([chain(("Why is glass clear?", long_answer)),
                              chain(("Why is glass clear?", "Light passes through glass."), final="Light passes."),

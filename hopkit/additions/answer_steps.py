@@ -14,27 +14,30 @@ from typing import Any
 
 import dspy
 
+from hopkit.additions.date_comparison import DateComparison
 from hopkit.additions.option_check import OptionCheck
 from hopkit.additions.short_form import ShortForm
 from hopkit.additions.yes_no_check import YesNoCheck
 from hopkit.lm.usage import current_usage
 
-ORDER = ("short_form", "yes_no_check", "option_check")
+ORDER = ("short_form", "yes_no_check", "option_check", "date_comparison")
 
 
 class AnswerSteps(dspy.Module):
     def __init__(self, short_form: bool = False, yes_no_check: bool = False, restatement: bool = False,
-                 option_check: bool = False) -> None:
+                 option_check: bool = False, date_comparison: bool = False) -> None:
         super().__init__()
         self.short_form = ShortForm() if short_form else None
         self.yes_no_check = YesNoCheck(restatement=restatement) if yes_no_check else None
         self.option_check = OptionCheck() if option_check else None
+        self.date_comparison = DateComparison() if date_comparison else None
 
     @classmethod
     def from_knobs(cls, knobs: dict[str, Any]) -> "AnswerSteps":
         """The steps a method's resolved knobs turn on (a knob the method lacks is off)."""
         return cls(short_form=bool(knobs.get("short_form")), yes_no_check=bool(knobs.get("yes_no_check")),
-                   restatement=bool(knobs.get("restatement")), option_check=bool(knobs.get("option_check")))
+                   restatement=bool(knobs.get("restatement")), option_check=bool(knobs.get("option_check")),
+                   date_comparison=bool(knobs.get("date_comparison")))
 
     @property
     def names(self) -> list[str]:

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from hopkit.additions.answer_steps import ORDER
 
-LABELS = {"short_form": "short form", "yes_no_check": "yes/no check", "option_check": "either-or check"}
+LABELS = {"short_form": "short form", "yes_no_check": "yes/no check", "option_check": "either-or check",
+          "date_comparison": "date comparison"}
 
 
 def step_records(trace: object) -> list[tuple[str, dict]]:
@@ -43,4 +44,8 @@ def why(step: str, record: dict) -> str:
         options = " / ".join(record.get("options") or [])
         return (f"an LM call picked one of the options ({options})" if record.get("call")
                 else f"the answer names one of the options ({options})")
+    if step == "date_comparison":
+        if record.get("unsure"):
+            return f"dates read {record.get('dates')}: {record['unsure']}; the answer was kept"
+        return f"dates read {record.get('dates')}, compared in code ({record.get('direction')} wins)"
     return ""

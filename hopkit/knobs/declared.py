@@ -38,6 +38,13 @@ OPTION_CHECK = Knob("option_check", True, "when an either-or question gets an an
                     "both), one short call picks an option; an answer naming one becomes that option",
                     choices=(True, False), paper=False, addition=True, label="either-or check",
                     origin=f"{_DEV100}: 11 of SearChain's 27 either-or answers named neither option")
+DATE_COMPARISON = Knob("date_comparison", True, "an either-or question that compares two options by date "
+                       "('which came out first', 'who was born later', 'whose director is older'): the date the "
+                       "method's reasoning states for each option is read back and compared in code, no LM call; "
+                       "the answer stands when the reasoning gives an option no single date or the two tie",
+                       choices=(True, False), paper=False, addition=True, label="date comparison",
+                       origin="designed on 2Wiki dev82's first 20 IRCoT traces (6 of 9 date comparisons stated "
+                       "both dates and picked the wrong option)")
 ANSWER_AS_ASKED = Knob("answer_as_asked", True, "the answer prompt's sentence 'answer the question as asked: yes or "
                        "no when it asks yes or no, one of the named options when it asks which' (readers' "
                        "instructions; SearChain's answer fields)",
@@ -53,6 +60,7 @@ KNOBS: dict[str, dict[str, Knob]] = {
         "yes_no_check": YES_NO_CHECK,
         "restatement": RESTATEMENT,
         "option_check": OPTION_CHECK,
+        "date_comparison": DATE_COMPARISON,
     },
     "ircot": {
         "k": Knob("k", 4, "paragraphs retrieved per step (the paper tunes K in {2, 4, 6, 8})", 1, 10, 1,
@@ -88,6 +96,7 @@ KNOBS: dict[str, dict[str, Knob]] = {
         "yes_no_check": YES_NO_CHECK,
         "restatement": RESTATEMENT,
         "option_check": OPTION_CHECK,
+        "date_comparison": DATE_COMPARISON,
     },
     "searchain": {
         "theta": Knob("theta", None, "reader confidence above which a disagreeing reference corrects a node, on a "
@@ -138,6 +147,7 @@ KNOBS: dict[str, dict[str, Knob]] = {
         "yes_no_check": YES_NO_CHECK,
         "restatement": RESTATEMENT,
         "option_check": OPTION_CHECK,
+        "date_comparison": DATE_COMPARISON,
     },
     "tor": {
         "depth": Knob("depth", 3, "layers of paragraphs below the question (3 in the paper)", 1, 4, 1,
@@ -197,6 +207,7 @@ KNOBS: dict[str, dict[str, Knob]] = {
         "yes_no_check": YES_NO_CHECK,
         "restatement": RESTATEMENT,
         "option_check": OPTION_CHECK,
+        "date_comparison": DATE_COMPARISON,
     },
 }
 

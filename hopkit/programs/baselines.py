@@ -46,11 +46,13 @@ class OneR(dspy.Module):
     def __init__(self, retriever: Retriever, k: int | None = None, reasoning: Reasoning = "direct",
                  paragraph_words: int | None = None, answer_as_asked: bool | None = None,
                  yes_no_check: bool | None = None, restatement: bool | None = None,
-                 option_check: bool | None = None, profile: Profile = "hopkit") -> None:
+                 option_check: bool | None = None, date_comparison: bool | None = None,
+                 profile: Profile = "hopkit") -> None:
         super().__init__()
         knobs = resolve("oner", profile, dict(k=k, paragraph_words=paragraph_words, answer_as_asked=answer_as_asked,
                                               yes_no_check=yes_no_check, restatement=restatement,
-                                              option_check=option_check), owner="OneR")
+                                              option_check=option_check, date_comparison=date_comparison),
+                        owner="OneR")
         self.retriever, self.profile, self.knobs = retriever, profile, knobs
         self.k, self.max_words = knobs["k"], knobs["paragraph_words"]
         self.reasoning = reasoning
@@ -66,7 +68,8 @@ class OneR(dspy.Module):
         trace = {"method": "oner", "profile": self.profile, "reasoning": self.reasoning, "query": question,
                  "retrieved": [{"pid": p.pid, "title": p.title, "score": p.score} for p in passages],
                  "thought": getattr(out, "reasoning", None), "answer_before_steps": out.answer or "",
-                 "yes_no_check": steps.get("yes_no_check"), "option_check": steps.get("option_check")}
+                 "yes_no_check": steps.get("yes_no_check"), "option_check": steps.get("option_check"),
+                 "date_comparison": steps.get("date_comparison")}
         return hop_prediction(answer, citations=pids, retrieved=pids, trace=trace)
 
 

@@ -81,6 +81,7 @@ class IRCoT(dspy.Module):
                  step_tokens: int | None = None, paragraph_words: int | None = None,
                  answer_as_asked: bool | None = None,
                  yes_no_check: bool | None = None, restatement: bool | None = None, option_check: bool | None = None,
+                 date_comparison: bool | None = None,
                  profile: Profile = "hopkit", train: Dataset | None = None, demos: DemoSet | None = None) -> None:
         super().__init__()
         knobs = resolve("ircot", profile, dict(
@@ -88,7 +89,7 @@ class IRCoT(dspy.Module):
             balance_openings=balance_openings, skip_restated=skip_restated, stop_on_repeat=stop_on_repeat,
             step_tokens=step_tokens, paragraph_words=paragraph_words, answer_as_asked=answer_as_asked,
             yes_no_check=yes_no_check,
-            restatement=restatement, option_check=option_check), owner="IRCoT")
+            restatement=restatement, option_check=option_check, date_comparison=date_comparison), owner="IRCoT")
         if demos is not None and train is not None:
             raise InputError("give IRCoT either train (demonstrations built from it) or demos (built ones), not both")
         self.retriever, self.profile, self.knobs = retriever, profile, knobs
@@ -171,7 +172,8 @@ class IRCoT(dspy.Module):
         stats = {"sentences": len(sentences), "reason_parse_failures": int(stop == "reason_parse_failure"),
                  "reader_parse_failures": int("parse_error" in reader_trace),
                  "yes_no_checks": called(records.get("yes_no_check")),
-                 "option_checks": called(records.get("option_check"))}
+                 "option_checks": called(records.get("option_check")),
+                 "date_comparisons": called(records.get("date_comparison"))}
         pids = [p.pid for p in collection.passages]
         trace = {"method": "ircot", "profile": self.profile, "stands_in": stand_ins("ircot", self.profile),
                  "k": self.k, "cap": self.cap, "max_steps": self.max_steps, "reader": self.reader_mode, "stop": stop,

@@ -75,7 +75,8 @@ class SearChain(dspy.Module):
                  answer_from: str | None = None, duplicates: str | None = None, decompose_retry: bool | None = None,
                  no_answer: str | None = None, short_form: bool | None = None, paragraph_words: int | None = None,
                  yes_no_check: bool | None = None, restatement: bool | None = None, option_check: bool | None = None,
-                 answer_as_asked: bool | None = None, plan_tokens: int | None = None, profile: Profile = "hopkit",
+                 date_comparison: bool | None = None, answer_as_asked: bool | None = None,
+                 plan_tokens: int | None = None, profile: Profile = "hopkit",
                  use_ir: bool = True, verify: bool = True, complete: bool = True, train: Dataset | None = None,
                  demos: list[dspy.Example] | None = None) -> None:
         super().__init__()
@@ -83,8 +84,8 @@ class SearChain(dspy.Module):
             theta=theta, alpha=alpha, r_max=r_max, k=k, dup_threshold=dup_threshold, answer_form=answer_form,
             answer_from=answer_from, duplicates=duplicates, decompose_retry=decompose_retry, no_answer=no_answer,
             short_form=short_form, paragraph_words=paragraph_words, yes_no_check=yes_no_check,
-            restatement=restatement, option_check=option_check, answer_as_asked=answer_as_asked,
-            plan_tokens=plan_tokens), owner="SearChain")
+            restatement=restatement, option_check=option_check, date_comparison=date_comparison,
+            answer_as_asked=answer_as_asked, plan_tokens=plan_tokens), owner="SearChain")
         if use_ir and (retriever is None or reader is None):
             raise InputError("SearChain with IR needs a retriever and a reader (use_ir=False runs without)")
         if demos is not None and train is not None:
@@ -157,6 +158,7 @@ class SearChain(dspy.Module):
         answer_before_steps = answer
         answer, steps = self.answer_steps(question, answer, content or "")
         shortened, checked, picked = steps.get("short_form"), steps.get("yes_no_check"), steps.get("option_check")
+        dated = steps.get("date_comparison")
         citations = list(dict.fromkeys(pid for pid in final.cited if pid))
         sources = [_SOURCE.get(node.action, node.action) for node in path]
         trace = {
@@ -169,7 +171,7 @@ class SearChain(dspy.Module):
             "references": final.references, "answer_source": final.source, "traced_answer": final.traced,
             "restated_chain": retried, "answer_before_steps": answer_before_steps, "short_form": shortened,
             "yes_no_check": checked,
-            "option_check": picked,
+            "option_check": picked, "date_comparison": dated,
             "stats": {"rounds": len(tree.branches), "skc": len(final.references),
                       "unreadable_chains": sum(b.parse == "unreadable" for b in tree.branches),
                       "fallback_parses": sum(b.parse == "fallback" for b in tree.branches),

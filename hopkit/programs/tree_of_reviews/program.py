@@ -72,8 +72,8 @@ class TreeOfReviews(dspy.Module):
                  budget: int | None = None, query_fallback: bool | None = None, extra_demo: bool | None = None,
                  check_accept: bool | None = None, check_reject: bool | None = None, rerank: str | None = None,
                  mpc_query: str | None = None, paragraph_words: int | None = None, yes_no_check: bool | None = None,
-                 restatement: bool | None = None, option_check: bool | None = None, profile: Profile = "hopkit",
-                 single_path: bool = False, threads: int = 4, keep: int = 15, train: Dataset | None = None,
+                 restatement: bool | None = None, option_check: bool | None = None,
+                 date_comparison: bool | None = None, profile: Profile = "hopkit", single_path: bool = False, threads: int = 4, keep: int = 15, train: Dataset | None = None,
                  demos: ReviewDemos | None = None) -> None:
         super().__init__()
         knobs = resolve("tor", profile, dict(
@@ -82,7 +82,8 @@ class TreeOfReviews(dspy.Module):
             repetitive_pruning=repetitive_pruning, budget=budget, query_fallback=query_fallback,
             extra_demo=extra_demo, check_accept=check_accept, check_reject=check_reject, rerank=rerank,
             mpc_query=mpc_query, paragraph_words=paragraph_words, yes_no_check=yes_no_check,
-            restatement=restatement, option_check=option_check), owner="CoR" if single_path else "TreeOfReviews")
+            restatement=restatement, option_check=option_check, date_comparison=date_comparison),
+            owner="CoR" if single_path else "TreeOfReviews")
         if demos is not None and train is not None:
             raise InputError("give Tree of Reviews either train (demonstrations built from it) or demos, not both")
         self.retriever, self.profile, self.knobs = retriever, profile, knobs
@@ -282,7 +283,7 @@ class TreeOfReviews(dspy.Module):
         answer = answer or response
         answer_before_steps = answer
         answer, steps = self.answer_steps(state.question, answer, response)
-        checked, picked = steps.get("yes_no_check"), steps.get("option_check")
+        checked, picked, dated = steps.get("yes_no_check"), steps.get("option_check"), steps.get("date_comparison")
         state.lm_steps += called(checked) + called(picked)
         ranked = rank_by_response(pids, state.passages, response, self.keep,
                                   self.retriever if self.rerank == "retriever" else None)
@@ -308,7 +309,7 @@ class TreeOfReviews(dspy.Module):
                  "check_accept": self.check_accept, "check_reject": self.check_reject, "rerank": self.rerank,
                  "mpc_query": self.mpc_query, "mpc_review": self.mpc_review, "query_fallback": self.query_fallback,
                  "answer_before_steps": answer_before_steps,
-                 "yes_no_check": checked, "option_check": picked, "nodes": [n.to_dict() for n in state.nodes],
+                 "yes_no_check": checked, "option_check": picked, "date_comparison": dated, "nodes": [n.to_dict() for n in state.nodes],
                  "evidence": [{"pids": e.pids, "analysis": e.analysis, "node": e.node} for e in state.pool],
                  "response": response, "stats": stats}
         return hop_prediction(answer, citations=state.pool_pids() or pids, retrieved=ranked, trace=trace)
