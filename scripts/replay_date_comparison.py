@@ -5,6 +5,8 @@ question by question (`hopkit compare OLD NEW`); the summary counts the step's f
 direction per log.
 
     python scripts/replay_date_comparison.py docs/runs/datasets/*/*-hopkit-*.jsonl --out-dir /tmp/dated
+    python scripts/replay_date_comparison.py docs/runs/datasets/*/*.jsonl docs/runs/datasets/*/*/*.jsonl \
+        --root docs/runs/datasets --out-dir docs/runs/datasets-replayed   # the whole tree, for the table
 """
 
 from __future__ import annotations
@@ -68,10 +70,15 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("logs", type=Path, nargs="+")
     parser.add_argument("--out-dir", type=Path, required=True)
+    parser.add_argument("--root", type=Path, default=None,
+                        help="keep each log's path below this folder (e.g. docs/runs/datasets, so that "
+                             "scripts/datasets_table.py --root OUT-DIR reads the replayed tree); default: "
+                             "<its folder's name>/<its name>")
     args = parser.parse_args()
     for log in args.logs:
         rows, counts = replay(list(read_rows(log).values()))
-        target = args.out_dir / log.parent.name / log.name
+        target = args.out_dir / (log.resolve().relative_to(args.root.resolve()) if args.root
+                                 else Path(log.parent.name) / log.name)
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8")
         meta = log.with_suffix(".meta.json")

@@ -72,8 +72,9 @@ def test_rerunning_a_finished_evaluation_prints_the_first_runs_cost(tmp_path):
     first, rerun = (dict(zip(t[0].split(" | "), t[2].split(" | "))) for t in tables)
     for column in ("LM calls/q", "tok in/q", "tok out/q"):
         assert first[column] == rerun[column], column
-    # seconds as computed: each replayed call's first computation, plus this run's own time outside the LM
-    assert abs(float(first["s/q"]) - float(rerun["s/q"])) < 0.05
+    # seconds as computed: each replayed call's first computation, plus this run's own time outside the LM (which
+    # a loaded machine stretches in either run: a loose bound, as this is no timing test)
+    assert abs(float(first["s/q"]) - float(rerun["s/q"])) < 0.25
     assert first["cached/q"] == "0.00" and rerun["cached/q"] == "1.00"
 
 
