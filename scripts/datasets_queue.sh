@@ -71,6 +71,14 @@ seed() {  # dataset, from, to: a stage-2 log starts from the stage-1b log of the
     local dir=$ROOT/$1
     [ -e "$dir/$3.jsonl" ] || { cp "$dir/$2.jsonl" "$dir/$3.jsonl" && cp "$dir/$2.meta.json" "$dir/$3.meta.json"; }
 }
+replayed() {  # hopkit's current defaults: the pure answer steps added since the pinned commit (they read the logged
+    # reasoning and call no LM: the date comparison) replayed on every log into docs/runs/datasets-replayed; the
+    # table: python scripts/datasets_table.py --root docs/runs/datasets-replayed
+    echo "start replay $(date +%T)" >> "$STATUS"
+    "$PY" "$MAIN/scripts/replay_date_comparison.py" "$ROOT"/*/*.jsonl "$ROOT"/*/*/*.jsonl --root "$ROOT" \
+        --out-dir "$MAIN/docs/runs/datasets-replayed" > "$ROOT/replay.out" 2>&1
+    echo "done replay rc=$? $(date +%T)" >> "$STATUS"
+}
 demos_flag() {  # dataset, zeroshot|indomain
     [ "$2" = indomain ] && echo "${DEMOS[$1]}" || echo none
 }
@@ -110,6 +118,7 @@ for set in "${DATASETS[@]}"; do  # stage 2
     run "$set" "tor-hopkit-$demos" "$n" --method tor --demos-from "$(demos_flag "$set" "$demos")"
     run "$set" "cor-hopkit-$demos" 30 --method cor --demos-from "$(demos_flag "$set" "$demos")"
 done
+replayed  # the stage-2 table with hopkit's current defaults
 for set in "${DATASETS[@]}"; do  # stage 3: the papers' methods as written, same questions and demonstrations
     n=${FULL[$set]}
     sweep "$set" "$n" paper
@@ -123,3 +132,4 @@ for set in "${DATASETS[@]}"; do  # stage 3: the papers' methods as written, same
             --demos-from "$(demos_flag "$set" "$demos")"
     done
 done
+replayed

@@ -44,7 +44,7 @@ def replay(rows: list[dict]) -> tuple[list[dict], dict[str, int]]:
     out = []
     for row in rows:
         trace = row.get("trace") or {}
-        if row.get("error") or not trace:
+        if row.get("error") or not trace or trace.get("profile") == "paper":  # the paper profile has it off
             out.append(row)
             continue
         before = (row.get("prediction") or {}).get("answer") or ""

@@ -121,10 +121,11 @@ def test_the_replay_applies_the_step_to_a_logged_answer_and_rescores_it():
            "trace": {"method": "ircot", "reader": "cot", "chain": [], "reader_output": {
                "generation": "Grandi magazzini was released in 1986. Krudt Og Klunker was released in 1958."}}}
     untouched = {**row, "qid": "q2", "question": "Who directed Krudt Og Klunker?"}
-    rows, counts = replay([row, untouched])
+    paper = {**row, "qid": "q3", "trace": {**row["trace"], "profile": "paper"}}
+    rows, counts = replay([row, untouched, paper])
     assert rows[0]["prediction"]["answer"] == "Krudt Og Klunker" and rows[0]["metrics"] == {"em": 1.0, "f1": 1.0}
-    assert rows[1] is untouched
-    assert counts == {"questions": 2, "read": 1, "changed": 1, "wrong_to_right": 1, "right_to_wrong": 0}
+    assert rows[1] is untouched and rows[2] is paper
+    assert counts == {"questions": 3, "read": 1, "changed": 1, "wrong_to_right": 1, "right_to_wrong": 0}
 
 
 def test_oner_with_a_cot_reader_orders_the_dates_its_thought_states_and_the_knob_turns_it_off():
