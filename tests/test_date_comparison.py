@@ -149,3 +149,12 @@ def test_oner_with_a_cot_reader_orders_the_dates_its_thought_states_and_the_knob
     unchanged = build_program("oner-cot", retriever=BM25Retriever(corpus), k=2, date_comparison=False)(
         question=question)
     assert unchanged.answer == "Tarn Hollow" and unchanged.trace["date_comparison"] is None
+
+
+def test_two_facts_joined_by_while_are_read_apart():
+    reasoning = ("The film Boundaries of the Heart was released in 1988, while Truck Turner was released in 1974. "
+                 "So the answer is: Truck Turner.")
+    options = ("Boundaries Of The Heart", "Truck Turner")
+    assert stated_dates(reasoning, options) == [(1988, None, None), (1974, None, None)]
+    question = "Which film was released more recently, Boundaries Of The Heart or Truck Turner?"
+    assert DateComparison()(question, "Truck Turner", reasoning)[0] == "Boundaries Of The Heart"

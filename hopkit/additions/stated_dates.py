@@ -2,7 +2,8 @@
 
 A reader that reasons "Grandi Magazzini was released in 1986. Krudt Og Klunker was released in 1958. Thus,
 Grandi Magazzini was released earlier." has both dates right and the comparison wrong. This module reads the
-dates back: a sentence that names one option (and not the other) and gives one date gives that option's date;
+dates back, sentence by sentence (two clauses joined by "while", "whereas", "but" or a semicolon read as two): a
+sentence that names one option (and not the other) and gives one date gives that option's date;
 a person or thing a dateless sentence ties to one option ("Mummy's Boys was directed by Fred Guiol") stands for
 that option in later sentences ("Fred Guiol was born on February 17, 1898"). A sentence that names both sides
 (a conclusion) is not read, nor is a date from a sentence about another kind of event than the question compares
@@ -18,6 +19,8 @@ from hopkit.data.sentences import split_sentences
 from hopkit.text.temporal import Date, parse_date
 
 _ARTICLES = {"the", "a", "an"}
+# two facts joined in one sentence ("X was released in 1988, while Y was released in 1974") are read apart
+_CLAUSES = re.compile(r"\s*;\s+|,?\s+(?:while|whereas|but)\s+", re.I)
 _NAME = re.compile(r"(?:[A-Z][\w'.-]*)(?:\s+(?:[A-Z][\w'.-]*|de|van|von|da|di|del|la|le|bin|ibn))*")
 
 
@@ -52,7 +55,7 @@ def stated_dates(reasoning: str, options: tuple[str, str], event_words: frozense
                  ) -> list[Date | None]:
     """Each option's date as the reasoning states it, or None where it states none (or two different ones).
     ``event_words``: a dated sentence counts only when it holds one of them (hopkit.text.temporal)."""
-    sentences = split_sentences(reasoning)
+    sentences = [clause for sentence in split_sentences(reasoning) for clause in _CLAUSES.split(sentence) if clause]
     option_words = [_option_words(option) for option in options]
     everything = option_words[0] | option_words[1]
     linked: list[set[str]] = [set(), set()]
