@@ -173,7 +173,7 @@ class IRCoT(dspy.Module):
                  "reader_parse_failures": int("parse_error" in reader_trace),
                  "yes_no_checks": called(records.get("yes_no_check")),
                  "option_checks": called(records.get("option_check")),
-                 "date_comparisons": called(records.get("date_comparison"))}
+                 "date_comparisons": int(records.get("date_comparison") is not None)}  # no LM call: read
         pids = [p.pid for p in collection.passages]
         trace = {"method": "ircot", "profile": self.profile, "stands_in": stand_ins("ircot", self.profile),
                  "k": self.k, "cap": self.cap, "max_steps": self.max_steps, "reader": self.reader_mode, "stop": stop,
