@@ -62,15 +62,22 @@ def main() -> None:
     complete = {"own": 0, "with earlier answers": 0}
     changed = 0
     rows = list(read_rows(args.log).values())
+    cache: dict[tuple[str, int], list[str]] = {}  # a node with no earlier answers asks the same query twice
+
+    def reached(query: str, k: int) -> list[str]:
+        if (query, k) not in cache:
+            cache[query, k] = [p.pid for p in index.retrieve(query, k)]
+        return cache[query, k]
+
     for row in rows:
         trace, gold = row["trace"], set(row["gold_pids"])
         k = args.k or trace.get("k", 1)
         pairs = chain_queries(trace)
         changed += sum(own != ctx for own, ctx in pairs)
         for name, position in (("own", 0), ("with earlier answers", 1)):
-            reached = {p.pid for pair in pairs for p in index.retrieve(pair[position], k)}
-            counts[name].append(len(gold & reached) / len(gold) if gold else 0.0)
-            complete[name] += gold <= reached
+            found = {pid for pair in pairs for pid in reached(pair[position], k)}
+            counts[name].append(len(gold & found) / len(gold) if gold else 0.0)
+            complete[name] += gold <= found
     print(f"{args.log} ({backend}, k = {args.k or rows[0]['trace'].get('k', 1)}, n = {len(rows)}; "
           f"{changed} node queries gained context)")
     for name in counts:

@@ -30,7 +30,8 @@ from hopkit.text.question_form import either_or_options
 _ARTICLES = {"the", "a", "an"}
 
 
-def _words(text: str) -> set[str]:
+def content_words(text: str) -> set[str]:
+    """Lower-cased words less articles (the date comparison reads mentions the same way)."""
     return {w for w in re.findall(r"\w+", text.lower()) if w not in _ARTICLES}
 
 
@@ -38,13 +39,13 @@ def named_options(answer: str, options: tuple[str, str]) -> list[str]:
     """The options ``answer`` names: all of an option's words are in the answer ("John Howard Carpenter"
     names "John Carpenter"), or all of the answer's words are in one option ("Forest" names "Battle of
     Hurtgen Forest" when the other option lacks it)."""
-    said = _words(answer)
+    said = content_words(answer)
     if not said:
         return []
-    full = [option for option in options if _words(option) and _words(option) <= said]
+    full = [option for option in options if content_words(option) and content_words(option) <= said]
     if full:
         return full
-    return [option for option in options if said <= _words(option)]
+    return [option for option in options if said <= content_words(option)]
 
 
 class OptionCheck(dspy.Module):

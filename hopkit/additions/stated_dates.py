@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 
+from hopkit.additions.option_check import content_words
 from hopkit.data.sentences import split_sentences
 from hopkit.text.temporal import Date, parse_date
 
@@ -24,14 +25,10 @@ _CLAUSES = re.compile(r"\s*;\s+|,?\s+(?:while|whereas|but)\s+", re.I)
 _NAME = re.compile(r"(?:[A-Z][\w'.-]*)(?:\s+(?:[A-Z][\w'.-]*|de|van|von|da|di|del|la|le|bin|ibn))*")
 
 
-def _words(text: str) -> set[str]:
-    return {w for w in re.findall(r"\w+", text.lower()) if w not in _ARTICLES}
-
-
 def _option_words(option: str) -> set[str]:
     """An option's words without a trailing disambiguation ("Love In A Fallen City (Film)" -> love, in, fallen,
     city): the reasoning seldom copies it."""
-    return _words(re.sub(r"\s*\([^)]*\)\s*$", "", option)) or _words(option)
+    return content_words(re.sub(r"\s*\([^)]*\)\s*$", "", option)) or content_words(option)
 
 
 def _names(sentence: str, exclude: set[str]) -> set[str]:
@@ -61,7 +58,7 @@ def stated_dates(reasoning: str, options: tuple[str, str], event_words: frozense
     linked: list[set[str]] = [set(), set()]
     found: list[set[Date]] = [set(), set()]
     for sentence in sentences:
-        words = _words(sentence)
+        words = content_words(sentence)
         sides = [_mentions(words, sentence, linked[i], option_words[i]) for i in range(2)]
         if sides[0] == sides[1]:  # neither side, or both (a conclusion): read nothing
             continue

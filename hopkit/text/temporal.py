@@ -24,15 +24,6 @@ _AGE = {"older": EARLIEST, "oldest": EARLIEST, "elder": EARLIEST, "eldest": EARL
 _ORDER = {"first": EARLIEST, "earlier": EARLIEST, "earliest": EARLIEST, "sooner": EARLIEST, "before": EARLIEST,
           "later": LATEST, "latest": LATEST, "last": LATEST, "recently": LATEST, "recent": LATEST,
           "newer": LATEST, "newest": LATEST}
-# the events a date belongs to: an ordering comparative counts only beside one of them, so that "the first
-# Russian composer to ..." or "the last name of ..." is no comparison by date
-_EVENTS = {"born", "died", "released", "founded", "formed", "established", "created", "published", "built",
-           "opened", "launched", "began", "begun", "started", "came", "aired", "premiered", "debuted", "produced",
-           "written", "recorded", "issued", "introduced", "incorporated", "completed", "constructed", "discovered",
-           "invented", "elected", "appointed", "married", "happened", "occurred", "occur", "happen", "release",
-           "founding", "birth", "death", "inaugurated", "signed", "enacted", "adopted", "formed", "dissolved",
-           "operating", "operation", "broadcast", "filmed", "made", "held", "fought", "sworn"}
-_WINDOW = 3  # words between an ordering comparative and its event
 # the words a sentence uses for the same kind of event: a date read for "died first" must come from a sentence
 # about a death, not one that gives the birth year
 _KINDS = [frozenset({"born", "birth"}), frozenset({"died", "death", "dies", "die"}),
@@ -41,6 +32,13 @@ _KINDS = [frozenset({"born", "birth"}), frozenset({"died", "death", "dies", "die
           frozenset({"founded", "founding", "established", "formed", "created", "incorporated", "began", "begun",
                      "started", "opened", "launched", "built", "constructed", "inaugurated", "operating",
                      "operation"})]
+# the events a date belongs to: an ordering comparative counts only beside one of them, so that "the first
+# Russian composer to ..." or "the last name of ..." is no comparison by date
+_EVENTS = (frozenset().union(*_KINDS) - {"die", "dies"}) | {
+    "discovered", "invented", "elected", "appointed", "married", "happened", "occurred", "occur", "happen", "signed",
+    "enacted", "adopted", "dissolved", "filmed", "made", "held", "fought", "sworn", "produced", "written",
+    "recorded", "introduced", "completed"}
+_WINDOW = 3  # words between an ordering comparative and its event
 BIRTH = _KINDS[0]
 
 

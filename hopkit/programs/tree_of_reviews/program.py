@@ -73,7 +73,8 @@ class TreeOfReviews(dspy.Module):
                  check_accept: bool | None = None, check_reject: bool | None = None, rerank: str | None = None,
                  mpc_query: str | None = None, paragraph_words: int | None = None, yes_no_check: bool | None = None,
                  restatement: bool | None = None, option_check: bool | None = None,
-                 date_comparison: bool | None = None, profile: Profile = "hopkit", single_path: bool = False, threads: int = 4, keep: int = 15, train: Dataset | None = None,
+                 date_comparison: bool | None = None, profile: Profile = "hopkit", single_path: bool = False,
+                 threads: int = 4, keep: int = 15, train: Dataset | None = None,
                  demos: ReviewDemos | None = None) -> None:
         super().__init__()
         knobs = resolve("tor", profile, dict(
@@ -309,7 +310,8 @@ class TreeOfReviews(dspy.Module):
                  "check_accept": self.check_accept, "check_reject": self.check_reject, "rerank": self.rerank,
                  "mpc_query": self.mpc_query, "mpc_review": self.mpc_review, "query_fallback": self.query_fallback,
                  "answer_before_steps": answer_before_steps,
-                 "yes_no_check": checked, "option_check": picked, "date_comparison": dated, "nodes": [n.to_dict() for n in state.nodes],
+                 "yes_no_check": checked, "option_check": picked, "date_comparison": dated,
+                 "nodes": [n.to_dict() for n in state.nodes],
                  "evidence": [{"pids": e.pids, "analysis": e.analysis, "node": e.node} for e in state.pool],
                  "response": response, "stats": stats}
         return hop_prediction(answer, citations=state.pool_pids() or pids, retrieved=ranked, trace=trace)
