@@ -86,4 +86,6 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    from hopkit.errors import exit_on_error
+
+    exit_on_error(main)
