@@ -8,7 +8,9 @@
 # stage 1 for that method and dataset (scripts/demos_choice.py; a tie goes to zero-shot), and IRCoT with its K
 # tuned in stage 1b as the paper tunes it (K in {2, 4, 6, 8} on the same 20 questions with the chosen
 # demonstrations: scripts/k_choice.py; OneR's K is swept the same way), and SearChain at its k from stage 1c (k=3
-# against the paper's top-1 on the same 20 questions). Stage 3: the same with --profile paper. The retriever is `--retriever auto` (BM25 unless the set's fine-tuned ColBERT has the higher
+# against the paper's top-1 on the same 20 questions). Order: stage 1 and 1c, stage 2 for OneR, NoR, IRCoT (K=4)
+# and SearChain, ToR's stage 1 and 2 with CoR, stage 1b (a K that wins reruns IRCoT's stage 2), stage 3: the same
+# with --profile paper. The retriever is `--retriever auto` (BM25 unless the set's fine-tuned ColBERT has the higher
 # question recall: scripts/retriever_choice.sh builds those indexes). The table: python scripts/datasets_table.py
 # Setup first: scripts/install.sh, hopkit models fetch qwen1.5b, bash scripts/retriever_choice.sh.
 set -u
@@ -100,23 +102,28 @@ for set in musique 2wiki hotpotqa; do  # stage 1c: SearChain's k (1, the paper's
     run "$set" "searchain-ksweep-hopkit/searchain-k3-$demos" 20 --method searchain --set k=3 \
         --demos-from "$(demos_flag "$set" "$demos")"
 done
-stage1 tor
-for set in "${DATASETS[@]}"; do  # stage 1b: IRCoT's K (4 ran in stage 1)
-    demos=$(chosen "$set" ircot)
-    for k in 2 6 8; do
-        run "$set" "ircot-ksweep-hopkit/ircot-k$k-$demos" 20 --method ircot --set "k=$k" \
-            --demos-from "$(demos_flag "$set" "$demos")"
-    done
-done
-for set in "${DATASETS[@]}"; do  # stage 2
+for set in "${DATASETS[@]}"; do  # stage 2, the cheaper methods first (IRCoT at K=4 until stage 1b has run)
     n=${FULL[$set]}
     sweep "$set" "$n" hopkit
     run "$set" nor-hopkit "$n" --method nor
     run_at_k "$set" ircot "$(chosen "$set" ircot)" "$n" 4
     run_at_k "$set" searchain "$(chosen "$set" searchain)" "$n" 1
+done
+replayed  # the stage-2 table so far, with hopkit's current defaults
+stage1 tor
+for set in "${DATASETS[@]}"; do  # stage 2 for ToR and CoR
+    n=${FULL[$set]}
     demos=$(chosen "$set" tor)
     run "$set" "tor-hopkit-$demos" "$n" --method tor --demos-from "$(demos_flag "$set" "$demos")"
     run "$set" "cor-hopkit-$demos" 30 --method cor --demos-from "$(demos_flag "$set" "$demos")"
+done
+for set in "${DATASETS[@]}"; do  # stage 1b: IRCoT's K (4 ran in stage 1); a K that wins reruns stage 2 at that K
+    demos=$(chosen "$set" ircot)
+    for k in 2 6 8; do
+        run "$set" "ircot-ksweep-hopkit/ircot-k$k-$demos" 20 --method ircot --set "k=$k" \
+            --demos-from "$(demos_flag "$set" "$demos")"
+    done
+    run_at_k "$set" ircot "$demos" "${FULL[$set]}" 4
 done
 replayed  # the stage-2 table with hopkit's current defaults
 for set in "${DATASETS[@]}"; do  # stage 3: the papers' methods as written, same questions and demonstrations

@@ -50,6 +50,9 @@ ANSWER_AS_ASKED = Knob("answer_as_asked", True, "the answer prompt's sentence 'a
                        "instructions; SearChain's answer fields)",
                        choices=(True, False), paper=False, addition=True,
                        label="answer-as-asked wording", origin=_DEV100)
+# the checks that read a method's answer, in the order they run: every method that answers a question has them
+ANSWER_STEPS: dict[str, Knob] = {step.name: step for step in (YES_NO_CHECK, RESTATEMENT, OPTION_CHECK,
+                                                               DATE_COMPARISON)}
 
 KNOBS: dict[str, dict[str, Knob]] = {
     "oner": {
@@ -57,10 +60,7 @@ KNOBS: dict[str, dict[str, Knob]] = {
                   origin="IRCoT's OneR baseline"),
         "paragraph_words": paragraph_words(PARAGRAPH_WORDS, "one budget for OneR and IRCoT"),
         "answer_as_asked": ANSWER_AS_ASKED,
-        "yes_no_check": YES_NO_CHECK,
-        "restatement": RESTATEMENT,
-        "option_check": OPTION_CHECK,
-        "date_comparison": DATE_COMPARISON,
+        **ANSWER_STEPS,
     },
     "ircot": {
         "k": Knob("k", 4, "paragraphs retrieved per step (the paper tunes K in {2, 4, 6, 8})", 1, 10, 1,
@@ -93,10 +93,7 @@ KNOBS: dict[str, dict[str, Knob]] = {
                             origin="a generation that copies paragraphs is cut here (cost only)"),
         "paragraph_words": paragraph_words(PARAGRAPH_WORDS, "one budget for OneR and IRCoT"),
         "answer_as_asked": ANSWER_AS_ASKED,
-        "yes_no_check": YES_NO_CHECK,
-        "restatement": RESTATEMENT,
-        "option_check": OPTION_CHECK,
-        "date_comparison": DATE_COMPARISON,
+        **ANSWER_STEPS,
     },
     "searchain": {
         "theta": Knob("theta", None, "reader confidence above which a disagreeing reference corrects a node, on a "
@@ -144,10 +141,7 @@ KNOBS: dict[str, dict[str, Knob]] = {
                             origin="cost: a plan that runs on is cut here"),
         "paragraph_words": paragraph_words(PARAGRAPH_WORDS, "the document shown in feedback, OneR's budget"),
         "answer_as_asked": ANSWER_AS_ASKED,
-        "yes_no_check": YES_NO_CHECK,
-        "restatement": RESTATEMENT,
-        "option_check": OPTION_CHECK,
-        "date_comparison": DATE_COMPARISON,
+        **ANSWER_STEPS,
     },
     "tor": {
         "depth": Knob("depth", 3, "layers of paragraphs below the question (3 in the paper)", 1, 4, 1,
@@ -204,10 +198,7 @@ KNOBS: dict[str, dict[str, Knob]] = {
                           "it at its query length) or first_sentence (cut on purpose)",
                           choices=("whole", "first_sentence"), origin="ToR section 3.3"),
         "paragraph_words": paragraph_words(80, "ToR's review prompt holds a whole path; designed on dev100"),
-        "yes_no_check": YES_NO_CHECK,
-        "restatement": RESTATEMENT,
-        "option_check": OPTION_CHECK,
-        "date_comparison": DATE_COMPARISON,
+        **ANSWER_STEPS,
     },
 }
 
