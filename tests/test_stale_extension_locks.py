@@ -2,9 +2,14 @@
 a fresh one, held by a build in progress, is kept."""
 
 import os
+import subprocess
 import time
 
+import pytest
+
 from hopkit.retrieval.colbert.compat import clear_stale_extension_locks
+
+needs_proc = pytest.mark.skipif(not os.path.exists("/proc/self/cwd"), reason="builders are read from /proc (Linux)")
 
 
 def test_old_lock_is_removed_and_fresh_lock_kept(tmp_path, capsys):
@@ -32,3 +37,31 @@ def test_lock_beside_a_built_extension_is_stale_sooner(tmp_path):
     two_minutes_ago = time.time() - 120
     os.utime(lock, (two_minutes_ago, two_minutes_ago))
     assert clear_stale_extension_locks(tmp_path) == [lock]
+
+
+@needs_proc
+def test_fresh_lock_with_nobody_building_is_stale(tmp_path):
+    """A process killed mid-build leaves a lock seconds old: with no process working in the folder it goes."""
+    lock = tmp_path / "segmented_maxsim_cpp" / "lock"
+    lock.parent.mkdir()
+    lock.touch()
+    half_a_minute_ago = time.time() - 30
+    os.utime(lock, (half_a_minute_ago, half_a_minute_ago))
+    assert clear_stale_extension_locks(tmp_path) == [lock]
+
+
+@needs_proc
+def test_lock_of_a_build_in_progress_is_kept(tmp_path):
+    lock = tmp_path / "segmented_maxsim_cpp" / "lock"
+    lock.parent.mkdir()
+    lock.touch()
+    half_a_minute_ago = time.time() - 30
+    os.utime(lock, (half_a_minute_ago, half_a_minute_ago))
+    builder = subprocess.Popen(["sleep", "30"], cwd=lock.parent)  # stands in for torch's ninja
+    try:
+        time.sleep(0.2)
+        assert clear_stale_extension_locks(tmp_path) == []
+        assert lock.exists()
+    finally:
+        builder.kill()
+        builder.wait()

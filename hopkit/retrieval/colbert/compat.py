@@ -18,8 +18,9 @@
 6. colbert-ai loads its C++ extensions through torch's JIT loader, which takes a ``lock`` file in the
    extension's build folder and removes it when done. A process killed while it held the lock (Ctrl-C
    during the first search) leaves the file, and every later process sleeps forever waiting for it, with
-   no message. ``clear_stale_extension_locks`` removes such a lock when it is older than any build takes,
-   and says so.
+   no message. ``clear_stale_extension_locks`` removes such a lock when no process is building in its
+   folder (torch runs the build there; read from /proc), or, where /proc cannot tell, when it is older than
+   any build takes; and says so.
 7. Before its k-means, colbert-ai holds out 5% of the sampled token embeddings (up to 50,000) and takes
    ``torch.quantile`` over all their residual values, which refuses more than 2**24 elements. With our
    384-dimension MiniLM checkpoint that limit falls at 43,690 held-out embeddings, so every corpus of about
@@ -101,30 +102,53 @@ def prepare_environment(cache: Path) -> None:
 
 STALE_LOCK_SECONDS = 600  # building these extensions takes 1-2 minutes on 2 cores
 STALE_LOAD_LOCK_SECONDS = 60  # loading one already built takes seconds
+UNBUILT_LOCK_SECONDS = 10  # a lock nobody builds under: the holder is between taking it and starting the build
 
 
 def clear_stale_extension_locks(root: Path | None = None, older_than: float = STALE_LOCK_SECONDS,
-                                built_older_than: float = STALE_LOAD_LOCK_SECONDS) -> list[Path]:
-    """Remove torch-extension build locks left by killed processes (item 6): a lock older than a build takes,
-    or, where the extension is built already (its ``.so`` is there), older than loading it takes. Returns the
-    locks removed."""
+                                built_older_than: float = STALE_LOAD_LOCK_SECONDS,
+                                unbuilt_older_than: float = UNBUILT_LOCK_SECONDS) -> list[Path]:
+    """Remove torch-extension build locks left by killed processes (item 6): a lock with no process building
+    in its folder for ``unbuilt_older_than`` seconds; else one older than a build takes, or, where the extension
+    is built already (its ``.so`` is there), older than loading it takes. Returns the locks removed."""
     import sys
     import time
 
     folder = Path(root or os.environ.get("TORCH_EXTENSIONS_DIR", ""))
     if not str(folder) or not folder.is_dir():
         return []
+    builders = _working_folders()
     removed = []
     for lock in folder.glob("*/lock"):
         try:
-            limit = built_older_than if any(lock.parent.glob("*.so")) else older_than
-            if time.time() - lock.stat().st_mtime > limit:
+            age = time.time() - lock.stat().st_mtime
+            if builders is not None and lock.parent.resolve() not in builders:
+                limit = unbuilt_older_than
+            else:
+                limit = built_older_than if any(lock.parent.glob("*.so")) else older_than
+            if age > limit:
                 lock.unlink()
                 removed.append(lock)
                 print(f"hopkit: removed a stale build lock left by a killed process: {lock}", file=sys.stderr)
         except FileNotFoundError:  # another process finished with it meanwhile
             continue
     return removed
+
+
+def _working_folders() -> set[Path] | None:
+    """The working folders of this machine's processes (torch builds an extension with its folder as the working
+    folder), or None where /proc cannot say (not Linux)."""
+    proc = Path("/proc")
+    if not (proc / "self" / "cwd").exists():
+        return None
+    folders = set()
+    for entry in proc.iterdir():
+        if entry.name.isdigit():
+            try:
+                folders.add((entry / "cwd").resolve(strict=True))
+            except OSError:  # gone meanwhile, or another user's
+                continue
+    return folders
 
 
 QUANTILE_LIMIT = 2 ** 24  # the most elements torch.quantile accepts (item 7)
