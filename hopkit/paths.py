@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import hashlib
 import os
+import sys
 from pathlib import Path
 
 
@@ -24,3 +26,11 @@ def models_dir() -> Path:
 
 def runs_dir() -> Path:
     return Path(os.environ.get("HOPKIT_RUNS", "runs"))
+
+
+def torch_extensions_dir() -> Path:
+    """colbert-ai's compiled C++ extensions, one folder per Python environment: builds record the environment's
+    include paths, so two environments sharing one folder rebuild each other's extensions on every first search
+    (and one may load a library the other is rewriting)."""
+    environment = hashlib.sha1(sys.prefix.encode()).hexdigest()[:10]
+    return home() / "torch-extensions" / environment

@@ -8,8 +8,11 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("HF_DATASETS_OFFLINE", "1")
 # Model packs are large: tests share the user's cache rather than fetching into a temporary home.
 os.environ.setdefault("HOPKIT_MODELS", str(Path.home() / ".cache" / "hopkit" / "models"))
-# colbert-ai compiles C++ extensions on first use (about a minute each): keep them between runs.
-os.environ.setdefault("TORCH_EXTENSIONS_DIR", str(Path.home() / ".cache" / "hopkit" / "torch-extensions"))
+# colbert-ai compiles C++ extensions on first use (about a minute each): keep them between runs, in the folder
+# of this Python environment under the user's cache (the CLI's), before a test points HOPKIT_HOME elsewhere.
+from hopkit.paths import torch_extensions_dir  # noqa: E402
+
+os.environ.setdefault("TORCH_EXTENSIONS_DIR", str(torch_extensions_dir()))
 
 import dspy  # noqa: E402
 

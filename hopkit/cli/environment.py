@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 
-from hopkit.paths import home
+from hopkit.paths import home, torch_extensions_dir
 
 
 def apply_defaults() -> None:
@@ -13,5 +13,5 @@ def apply_defaults() -> None:
     os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")  # else litellm fetches a price list
     os.environ.setdefault("DSPY_CACHEDIR", str(root / "dspy-cache"))
     os.environ.setdefault("HF_HOME", str(root / "hf"))
-    os.environ.setdefault("TORCH_EXTENSIONS_DIR", str(root / "torch-extensions"))
+    os.environ.setdefault("TORCH_EXTENSIONS_DIR", str(torch_extensions_dir()))
     os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")

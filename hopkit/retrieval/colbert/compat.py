@@ -95,11 +95,6 @@ def run_config(root: Path, experiment: str) -> Any:
                      gpus=torch.cuda.device_count())
 
 
-def prepare_environment(cache: Path) -> None:
-    """colbert-ai compiles C++ extensions on first use; keep them in a cache folder we control."""
-    os.environ.setdefault("TORCH_EXTENSIONS_DIR", str(cache / "torch-extensions"))
-
-
 STALE_LOCK_SECONDS = 600  # building these extensions takes 1-2 minutes on 2 cores
 STALE_LOAD_LOCK_SECONDS = 60  # loading one already built takes seconds
 UNBUILT_LOCK_SECONDS = 10  # a lock nobody builds under: the holder is between taking it and starting the build
