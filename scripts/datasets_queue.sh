@@ -102,12 +102,12 @@ for set in musique 2wiki hotpotqa; do  # stage 1c: SearChain's k (1, the paper's
     run "$set" "searchain-ksweep-hopkit/searchain-k3-$demos" 20 --method searchain --set k=3 \
         --demos-from "$(demos_flag "$set" "$demos")"
 done
-for set in "${DATASETS[@]}"; do  # stage 2, the cheaper methods first (IRCoT at K=4 until stage 1b has run)
+for set in 2wiki hotpotqa musique; do  # stage 2, the cheaper methods first (IRCoT at K=4 until stage 1b has run)
     n=${FULL[$set]}
-    sweep "$set" "$n" hopkit
-    run "$set" nor-hopkit "$n" --method nor
     run_at_k "$set" ircot "$(chosen "$set" ircot)" "$n" 4
     run_at_k "$set" searchain "$(chosen "$set" searchain)" "$n" 1
+    sweep "$set" "$n" hopkit
+    run "$set" nor-hopkit "$n" --method nor
 done
 replayed  # the stage-2 table so far, with hopkit's current defaults
 stage1 tor
