@@ -102,6 +102,10 @@ for set in musique 2wiki hotpotqa; do  # stage 1c: SearChain's k (1, the paper's
     run "$set" "searchain-ksweep-hopkit/searchain-k3-$demos" 20 --method searchain --set k=3 \
         --demos-from "$(demos_flag "$set" "$demos")"
 done
+for set in 2wiki musique hotpotqa; do  # stage 1d: IRCoT with hopkit's own demonstrations (hopkit/data/wiki_demos.py,
+    # rendered for the pinned checkout) against zero-shot and in-domain on the same 20 questions
+    run "$set" ircot-hopkit-wikidemos 20 --method ircot --demos-from "ircot-demos:$ROOT/hopkit-wiki-demos.txt"
+done
 for set in 2wiki hotpotqa musique; do  # stage 2, the cheaper methods first (IRCoT at K=4 until stage 1b has run)
     n=${FULL[$set]}
     run_at_k "$set" ircot "$(chosen "$set" ircot)" "$n" 4

@@ -50,7 +50,12 @@ def load_ircot_demos(path: Path) -> Dataset:
     parenthetical such as "(album)") is named in the block's chain of thought: the chain names
     the entities whose paragraphs it used. Recall on these files is therefore approximate.
     """
-    text = _require(path).read_text(encoding="utf-8")
+    return parse_ircot_demos(_require(path).read_text(encoding="utf-8"), str(path), f"ircot-demos:{path.stem}",
+                             f"demos-{path.stem}")
+
+
+def parse_ircot_demos(text: str, source: str, name: str, corpus_name: str) -> Dataset:
+    """The blocks of one text in IRCoT's demonstration layout; ``source`` names the text in errors."""
     builder = ClosedCorpusBuilder()
     examples = []
     starts = [m.start() for m in _BLOCK.finditer(text)] + [len(text)]
@@ -61,7 +66,7 @@ def load_ircot_demos(path: Path) -> Dataset:
         question = re.search(r"^Q: (.*)$", block, re.M)
         answer = re.search(r"^A: (.*)$", block, re.M | re.S)
         if not question or not answer:
-            raise InputError(f"{path}: block {meta.get('qid')!r} has no 'Q:' or 'A:' line")
+            raise InputError(f"{source}: block {meta.get('qid')!r} has no 'Q:' or 'A:' line")
         chain = " ".join(answer.group(1).split())
         final = re.search(r"answer is:?\s*(.*?)\.?\s*$", chain, re.I)
         gold = []
@@ -74,5 +79,5 @@ def load_ircot_demos(path: Path) -> Dataset:
         examples.append(make_example(str(meta.get("qid")), question.group(1).strip(),
                                      [final.group(1) if final else chain], gold, chain=split_sentences(chain)))
     if not examples:
-        raise InputError(f"{path}: no '# METADATA:' blocks found; is this an IRCoT demonstration file?")
-    return Dataset(f"ircot-demos:{path.stem}", examples, builder.build(), f"demos-{path.stem}")
+        raise InputError(f"{source}: no '# METADATA:' blocks found; is this an IRCoT demonstration file?")
+    return Dataset(name, examples, builder.build(), corpus_name)

@@ -1,5 +1,5 @@
 """Dataset names on the command line: ``bundled:dev``, ``hotpotqa-distractor:validation[@file]``,
-``ircot:/path.jsonl``, ``ircot-demos:/path.txt``."""
+``ircot:/path.jsonl``, ``ircot-demos:/path.txt``, ``hopkit:wiki`` (hopkit's own demonstrations)."""
 
 from __future__ import annotations
 
@@ -10,11 +10,13 @@ from hopkit.data.bundled.build import BUNDLED_VERSION, SPLITS, build_bundled
 from hopkit.data.corpus import Corpus
 from hopkit.data.examples import Dataset, make_example
 from hopkit.data.hub_formats import HUB, load_hub
-from hopkit.data.local_formats import load_ircot_demos, load_ircot_jsonl
+from hopkit.data.local_formats import load_ircot_demos, load_ircot_jsonl, parse_ircot_demos
+from hopkit.data.wiki_demos import SPEC as WIKI_SPEC
+from hopkit.data.wiki_demos import render as render_wiki_demos
 from hopkit.errors import InputError, UnknownNameError
 from hopkit.paths import data_dir
 
-KINDS = ["bundled", "ircot", "ircot-demos", *HUB]
+KINDS = ["bundled", "ircot", "ircot-demos", "hopkit", *HUB]
 
 
 def bundled_dir(paragraphs: int | None = None) -> Path:
@@ -75,8 +77,17 @@ def load_dataset_spec(spec: str) -> Dataset:
         return load_ircot_jsonl(Path(rest))
     if kind == "ircot-demos":
         return load_ircot_demos(Path(rest))
+    if kind == "hopkit":
+        return load_hopkit_demos(rest)
     split, _, local_file = rest.partition("@")
     return load_hub(kind, split, local_file or None)
+
+
+def load_hopkit_demos(name: str) -> Dataset:
+    """hopkit's own demonstration sets, shipped in the package: ``hopkit:wiki`` (hopkit/data/wiki_demos.py)."""
+    if f"hopkit:{name}" != WIKI_SPEC:
+        raise UnknownNameError("hopkit demonstration set", name, [WIKI_SPEC.partition(":")[2]])
+    return parse_ircot_demos(render_wiki_demos(), WIKI_SPEC, WIKI_SPEC, "demos-hopkit-wiki")
 
 
 def _joined(datasets: list[Dataset]) -> Dataset:
@@ -92,5 +103,6 @@ def _joined(datasets: list[Dataset]) -> Dataset:
 
 
 def _example(kind: str) -> str:
-    return {"ircot": "ircot:/path/hotpotqa_dev.jsonl", "ircot-demos": "ircot-demos:/path/hotpotqa.txt"}.get(
+    return {"ircot": "ircot:/path/hotpotqa_dev.jsonl", "ircot-demos": "ircot-demos:/path/hotpotqa.txt",
+            "hopkit": WIKI_SPEC}.get(
         kind, f"{kind}:validation or {kind}:validation@/path/rows.jsonl")
