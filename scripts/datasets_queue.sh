@@ -81,8 +81,12 @@ replayed() {  # hopkit's current defaults: the pure answer steps added since the
         --out-dir "$MAIN/docs/runs/datasets-replayed" > "$ROOT/replay.out" 2>&1
     echo "done replay rc=$? $(date +%T)" >> "$STATUS"
 }
-demos_flag() {  # dataset, zeroshot|indomain
-    [ "$2" = indomain ] && echo "${DEMOS[$1]}" || echo none
+demos_flag() {  # dataset, zeroshot|wikidemos|indomain
+    case $2 in
+        indomain) echo "${DEMOS[$1]}" ;;
+        wikidemos) echo "ircot-demos:$ROOT/hopkit-wiki-demos.txt" ;;  # hopkit:wiki, rendered for the pinned code
+        *) echo none ;;
+    esac
 }
 for set in "${DATASETS[@]}"; do  # stage 1, the cheap methods first so that a partial queue still says something
     sweep "$set" 20 hopkit
@@ -104,7 +108,7 @@ for set in musique 2wiki hotpotqa; do  # stage 1c: SearChain's k (1, the paper's
 done
 for set in 2wiki musique hotpotqa; do  # stage 1d: IRCoT with hopkit's own demonstrations (hopkit/data/wiki_demos.py,
     # rendered for the pinned checkout) against zero-shot and in-domain on the same 20 questions
-    run "$set" ircot-hopkit-wikidemos 20 --method ircot --demos-from "ircot-demos:$ROOT/hopkit-wiki-demos.txt"
+    run "$set" ircot-hopkit-wikidemos 20 --method ircot --demos-from "$(demos_flag "$set" wikidemos)"
 done
 for set in 2wiki hotpotqa musique; do  # stage 2, the cheaper methods first (IRCoT at K=4 until stage 1b has run)
     n=${FULL[$set]}

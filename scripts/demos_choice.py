@@ -1,6 +1,8 @@
-"""Which demonstrations a method runs with on a dataset (issue 39): zero-shot or the dataset's in-domain source,
-by paired F1 on stage 1's questions (scripts/datasets_queue.sh). In-domain wins only by a higher mean F1; a tie or a
-missing log is zero-shot, the cheaper prompt.
+"""Which demonstrations a method runs with on a dataset (issue 39), by mean F1 on stage 1's questions
+(scripts/datasets_queue.sh): zero-shot, hopkit's own demonstrations (`hopkit:wiki`, stage 1d) or the dataset's
+in-domain source, among the logs that exist. Only the questions every log holds count; a tie goes to the cheaper
+prompt (zero-shot, then hopkit's ten demonstrations, then the in-domain file), and a missing comparison is
+zero-shot. Each candidate's paired difference against zero-shot is printed under --explain.
 
     python scripts/demos_choice.py docs/runs/datasets/musique ircot [--explain]
 """
@@ -8,26 +10,36 @@ missing log is zero-shot, the cheaper prompt.
 from __future__ import annotations
 
 from pathlib import Path
+from statistics import mean
 
 from choice_cli import print_choice
 from hopkit.evaluation.paired import compare_runs, read_rows
 
+CANDIDATES = ("zeroshot", "wikidemos", "indomain")  # cheapest prompt first: a tie goes to the earlier one
+LABEL = {"zeroshot": "zero-shot", "wikidemos": "hopkit:wiki", "indomain": "in-domain"}
+
 
 def choose(folder: Path, method: str, profile: str = "hopkit") -> tuple[str, str]:
-    """("zeroshot" | "indomain", one line saying why)."""
-    logs = {demos: folder / f"{method}-{profile}-{demos}.jsonl" for demos in ("zeroshot", "indomain")}
-    if not all(path.exists() for path in logs.values()):
+    """(one of CANDIDATES, one line saying why)."""
+    logs = {demos: folder / f"{method}-{profile}-{demos}.jsonl" for demos in CANDIDATES}
+    rows = {demos: read_rows(path) for demos, path in logs.items() if path.exists()}
+    if "zeroshot" not in rows or len(rows) < 2:
         return "zeroshot", "no stage-1 comparison yet"
-    zero, indomain = (read_rows(logs[d]) for d in ("zeroshot", "indomain"))
-    shared = [qid for qid in zero if qid in indomain]  # stage 1's questions (the loser's log stops there)
+    shared = set.intersection(*(set(r) for r in rows.values()))  # stage 1's questions (a loser's log stops there)
     if not shared:
-        return "zeroshot", "the two logs share no question"
-    result = compare_runs({q: zero[q] for q in shared}, {q: indomain[q] for q in shared}, ["f1"])
-    diff = result.differences[0]
-    winner = "indomain" if diff.diff > 0 else "zeroshot"
-    why = (f"in-domain - zero-shot F1 {100 * diff.diff:+.1f} [{100 * diff.low:+.1f}, {100 * diff.high:+.1f}] "
-           f"(n = {result.n}: {100 * diff.mean_a:.1f} -> {100 * diff.mean_b:.1f})")
-    return winner, why
+        return "zeroshot", "the logs share no question"
+    f1 = {demos: mean(r[q]["metrics"]["f1"] for q in shared) for demos, r in rows.items()}
+    winner = max(rows, key=lambda demos: (f1[demos], -CANDIDATES.index(demos)))
+    parts = []
+    for demos in rows:
+        if demos == "zeroshot":
+            continue
+        diff = compare_runs({q: rows["zeroshot"][q] for q in shared}, {q: rows[demos][q] for q in shared},
+                            ["f1"]).differences[0]
+        parts.append(f"{LABEL[demos]} - zero-shot F1 {100 * diff.diff:+.1f} [{100 * diff.low:+.1f}, "
+                     f"{100 * diff.high:+.1f}]")
+    means = ", ".join(f"{LABEL[d]} {100 * f1[d]:.1f}" for d in rows)
+    return winner, f"{'; '.join(parts)} (n = {len(shared)}: {means})"
 
 
 def main() -> None:

@@ -41,7 +41,7 @@ def choose_k(folder: Path, method: str, demos: str, profile: str = "hopkit") -> 
 
 
 def main() -> None:
-    print_choice(__doc__, {"method": list(DEFAULT_K), "demos": ["zeroshot", "indomain"]}, choose_k)
+    print_choice(__doc__, {"method": list(DEFAULT_K), "demos": ["zeroshot", "wikidemos", "indomain"]}, choose_k)
 
 
 if __name__ == "__main__":

@@ -55,6 +55,17 @@ def test_in_domain_demonstrations_only_when_they_score_higher(tmp_path):
     assert choice.choose(tmp_path, "searchain") == ("zeroshot", "no stage-1 comparison yet")
 
 
+
+def test_hopkits_own_demonstrations_compete_and_a_tie_goes_to_the_cheaper_prompt(tmp_path):
+    choice = _script("demos_choice")
+    _log(tmp_path / "ircot-hopkit-zeroshot.jsonl", [0.0, 0.0, 1.0])
+    _log(tmp_path / "ircot-hopkit-indomain.jsonl", [1.0, 0.0, 1.0, 1.0])
+    _log(tmp_path / "ircot-hopkit-wikidemos.jsonl", [1.0, 0.0, 1.0])
+    winner, why = choice.choose(tmp_path, "ircot")  # in-domain ties hopkit:wiki on the shared three
+    assert winner == "wikidemos" and "hopkit:wiki - zero-shot F1 +33.3" in why and "n = 3" in why
+    _log(tmp_path / "ircot-hopkit-wikidemos.jsonl", [0.0, 0.0, 1.0])
+    assert choice.choose(tmp_path, "ircot")[0] == "indomain"
+
 def test_the_table_reads_the_chosen_demonstrations_log_when_both_have_the_same_questions(tmp_path):
     table = _script("datasets_table")
     _log(tmp_path / "ircot-hopkit-zeroshot.jsonl", [1.0, 0.5])  # stage 1: zero-shot wins, in-domain sorts first
