@@ -158,3 +158,17 @@ def test_two_facts_joined_by_while_are_read_apart():
     assert stated_dates(reasoning, options) == [(1988, None, None), (1974, None, None)]
     question = "Which film was released more recently, Boundaries Of The Heart or Truck Turner?"
     assert DateComparison()(question, "Truck Turner", reasoning)[0] == "Boundaries Of The Heart"
+
+
+def test_a_sentence_that_starts_with_a_year_is_read_apart_from_the_one_before():
+    """The sentence splitter does not start a sentence at a number: "born on May 2, 1898. 1947 is earlier than
+    1898, so ..." would read as one sentence naming both sides, and the option's date would be lost."""
+    reasoning = ("Tarn Hollow was directed by Ada Pell. Ada Pell was born on 23 May 1947. Mill Lane was directed by "
+                 "Oren Vask. Oren Vask was born on February 17, 1898. 1947 is earlier than 1898, so the director of "
+                 "Tarn Hollow was born first. So the answer is: Tarn Hollow.")
+    options = ("Tarn Hollow", "Mill Lane")
+    assert stated_dates(reasoning, options) == [(1947, 5, 23), (1898, 2, 17)]
+    question = "Which film has the director who was born first, Tarn Hollow or Mill Lane?"
+    assert DateComparison()(question, "Tarn Hollow", reasoning)[0] == "Mill Lane"
+    decimal = "Tarn Hollow was released in 1998. Mill Lane drew 1.5 million viewers and was released in 1990."
+    assert stated_dates(decimal, options) == [(1998, None, None), (1990, None, None)]  # "1.5" is not cut

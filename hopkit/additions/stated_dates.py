@@ -20,8 +20,10 @@ from hopkit.data.sentences import split_sentences
 from hopkit.text.temporal import Date, parse_date
 
 _ARTICLES = {"the", "a", "an"}
-# two facts joined in one sentence ("X was released in 1988, while Y was released in 1974") are read apart
-_CLAUSES = re.compile(r"\s*;\s+|,?\s+(?:while|whereas|but)\s+", re.I)
+# two facts joined in one sentence ("X was released in 1988, while Y was released in 1974") are read apart, and so
+# is a sentence that starts with a number, which the sentence splitter leaves joined to the one before ("Y was
+# released in 1988. 1988 is earlier than 2010, so ...": the second names one option beside two dates)
+_CLAUSES = re.compile(r"\s*;\s+|,?\s+(?:while|whereas|but)\s+|(?<=\d)\.\s+(?=\d)", re.I)
 _NAME = re.compile(r"(?:[A-Z][\w'.-]*)(?:\s+(?:[A-Z][\w'.-]*|de|van|von|da|di|del|la|le|bin|ibn))*")
 
 
