@@ -1,6 +1,7 @@
 """``--demos-from auto`` on a real dataset follows issue 39's measurement per method: MuSiQue's train
-decompositions for IRCoT on MuSiQue, zero-shot elsewhere; a measured default that cannot be loaded runs zero-shot
-and says so, while a source the user named still fails loudly."""
+decompositions for IRCoT on MuSiQue, hopkit's own Wikipedia demonstrations for IRCoT on 2Wiki, zero-shot elsewhere;
+a measured default that cannot be loaded gives way to the next measured source, then zero-shot, and says so, while
+a source the user named still fails loudly."""
 
 from __future__ import annotations
 
@@ -8,13 +9,15 @@ import pytest
 
 from hopkit.cli import demos as cli_demos
 from hopkit.errors import MissingArtifactError
+from hopkit.programs import demo_source
 from hopkit.programs.demo_source import resolve_demos_from
 
 
 def test_auto_takes_the_train_split_only_where_it_was_measured_better():
     assert resolve_demos_from("auto", "musique:validation", "ircot") == "musique:train"
     assert resolve_demos_from("auto", "musique:validation", "searchain") is None
-    assert resolve_demos_from("auto", "2wikimultihopqa:validation", "ircot") is None
+    assert resolve_demos_from("auto", "2wikimultihopqa:validation", "ircot") == "hopkit:wiki"
+    assert resolve_demos_from("auto", "2wikimultihopqa:validation", "searchain") is None
     assert resolve_demos_from("auto", "ircot:dev100", "ircot") is None
     assert resolve_demos_from("auto", "musique:validation") is None  # no method: zero-shot as before
     assert resolve_demos_from("none", "musique:validation", "ircot") is None
@@ -46,3 +49,20 @@ def test_a_loaded_source_is_recorded_as_resolved(monkeypatch):
     assert cli_demos.load_demonstrations("auto", "musique:validation", "ircot") == (
         "dataset musique:train", "musique:train")
     assert cli_demos.load_demonstrations("auto", "musique:validation", "tor") == (None, "none")
+
+
+def test_an_unloadable_default_gives_way_to_the_next_measured_source(monkeypatch, capsys):
+    monkeypatch.setitem(demo_source.MEASURED_DEFAULTS, ("ircot", "musique"), ("musique:train", "hopkit:wiki"))
+
+    def hub_offline(spec: str):
+        return _unavailable(spec) if spec == "musique:train" else f"dataset {spec}"
+
+    monkeypatch.setattr("hopkit.data.registry.load_dataset_spec", hub_offline)
+    assert cli_demos.load_demonstrations("auto", "musique:validation", "ircot") == ("dataset hopkit:wiki",
+                                                                                     "hopkit:wiki")
+    assert "musique:train" in capsys.readouterr().err
+
+
+def test_hopkits_own_demonstrations_load_offline_for_ircot_on_2wiki():
+    train, recorded = cli_demos.load_demonstrations("auto", "2wikimultihopqa:validation", "ircot")
+    assert recorded == "hopkit:wiki" and len(train.examples) == 10

@@ -1,7 +1,7 @@
 """The demonstrations a command builds a program from: the spec ``--demos-from`` names, resolved for the method
 and the dataset (hopkit/programs/demo_source.py), and loaded. A train split that ``auto`` chose for the user (a
 measured default) and that cannot be loaded, e.g. offline with no local copy, is no error: the command says so
-on stderr and runs zero-shot, and the run's metadata records it."""
+on stderr and takes the next measured source, else runs zero-shot, and the run's metadata records it."""
 
 from __future__ import annotations
 
@@ -14,18 +14,21 @@ from hopkit.errors import MissingArtifactError
 def load_demonstrations(spec: str | None, dataset_name: str | None, method: str) -> tuple[Dataset | None, str]:
     """(the train dataset or None for zero-shot, what the run's metadata records as its demonstrations)."""
     from hopkit.data.registry import load_dataset_spec
-    from hopkit.programs.demo_source import is_measured_default, resolve_demos_from
+    from hopkit.programs.demo_source import default_sources, is_measured_default, resolve_demos_from
 
     source = resolve_demos_from(spec, dataset_name, method)
     if source is None:
         return None, "none"
-    try:
+    if not is_measured_default(spec, dataset_name, method):
         return load_dataset_spec(source), source
-    except MissingArtifactError as error:
-        if not is_measured_default(spec, dataset_name, method):
-            raise
-        print(f"note: {method} on {dataset_name} defaults to demonstrations from {source} (they scored higher "
-              f"than zero-shot; docs/results.md), which could not be loaded: {error}. Running zero-shot; pass "
-              f"--demos-from {source}@/path/train.jsonl to use them, or --demos-from none to silence this.",
-              file=sys.stderr)
-        return None, f"none ({source} unavailable)"
+    unavailable = []
+    for source in default_sources(dataset_name, method):
+        try:
+            return load_dataset_spec(source), source
+        except MissingArtifactError as error:
+            print(f"note: {method} on {dataset_name} defaults to demonstrations from {source} (they scored higher "
+                  f"than zero-shot; docs/results.md), which could not be loaded: {error}. Pass --demos-from "
+                  f"{source}@/path/train.jsonl to use them, or --demos-from none to silence this.", file=sys.stderr)
+            unavailable.append(source)
+    print(f"note: {method} on {dataset_name} runs zero-shot.", file=sys.stderr)
+    return None, f"none ({', '.join(unavailable)} unavailable)"

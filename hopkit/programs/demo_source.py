@@ -5,10 +5,10 @@ bundled:train for the bundled benchmark (for a bundled task split, its own task'
 bundled:train for the shapes that split lacks: the task's answers and chains reach the prompts, and a
 program that needs a comparison or a three-hop example still finds one; IRCoT's balanced pick fills its
 budget from the task's examples first). For a real dataset it is what issue 39 measured for that method on that
-dataset (``MEASURED_IN_DOMAIN``): the dataset's own train split where in-domain demonstrations scored the higher
-F1, zero-shot elsewhere, so that no fictional-world names reach the prompts of real questions. When that train
-split cannot be loaded (offline, no local copy), the command line says so and runs zero-shot
-(hopkit/cli/demos.py). In-domain
+dataset (``MEASURED_DEFAULTS``): the dataset's own train split or hopkit's own Wikipedia demonstrations
+(``hopkit:wiki``) where they scored the higher F1, zero-shot elsewhere, so that no fictional-world names reach the
+prompts of real questions. When a chosen source cannot be loaded (a train split offline, with no local copy), the
+command line says so and takes the next, then zero-shot (hopkit/cli/demos.py). In-domain
 demonstrations for real data come from a file the user owns, e.g. ``--demos-from
 ircot-demos:/path/hotpotqa.txt`` (IRCoT's authors' files) or ``--demos-from in-domain`` (the dataset's own hub
 train split: MuSiQue's decompositions, 2Wiki's evidences, HotpotQA's supporting sentences become chains); a
@@ -27,17 +27,29 @@ BUNDLED_TRAIN = "bundled:train"
 # give a real dataset's in-domain demonstrations (hopkit/data/hub_formats.py)
 TRAIN_SPLITS = {"musique": "musique:train", "2wikimultihopqa": "2wikimultihopqa:train",
                 "hotpotqa-distractor": "hotpotqa-distractor:train", "hotpotqa-fullwiki": "hotpotqa-distractor:train"}
-# (method, dataset family) pairs where the dataset's own train split beat zero-shot for that method (paired F1 on
-# the first 20 dev questions; docs/results.md, "Every method on the three dev sets"): IRCoT on MuSiQue with
-# MuSiQue's train decompositions, +5.0. The measurements that chose zero-shot: IRCoT on HotpotQA -0.7, SearChain
-# -22.0 on HotpotQA and -10.8 on 2Wiki. IRCoT on 2Wiki scored +12.3 with the IRCoT authors' file, a source a
-# default cannot name (the user's own copy: --demos-from ircot-demos:FILE); 2Wiki's hub train split is unmeasured.
-MEASURED_IN_DOMAIN: frozenset[tuple[str, str]] = frozenset({("ircot", "musique")})
+HOPKIT_WIKI = "hopkit:wiki"  # hopkit's own demonstrations, shipped in the package (hopkit/data/wiki_demos.py)
+# (method, dataset family) -> the demonstrations that scored a higher F1 than zero-shot for that method there
+# (paired, first 20 dev questions, hopkit's current answer steps; docs/results.md, "The demonstrations each method
+# gets by default"), best first: ``auto`` takes the first that loads. IRCoT on MuSiQue: MuSiQue's train
+# decompositions, +5.0. IRCoT on 2Wiki: hopkit's own ten, +18.3 [+5.0, +36.7] (the IRCoT authors' file scored higher
+# still, a source a default cannot name: the user's copy, --demos-from ircot-demos:FILE). Zero-shot elsewhere, as
+# measured: IRCoT on HotpotQA -0.7 with the authors' file; SearChain -22.0, -10.8 and -3.3 on HotpotQA, 2Wiki and
+# MuSiQue with the in-domain sources.
+MEASURED_DEFAULTS: dict[tuple[str, str], tuple[str, ...]] = {
+    ("ircot", "musique"): ("musique:train",),
+    ("ircot", "2wikimultihopqa"): (HOPKIT_WIKI,),
+}
+
+
+def default_sources(dataset_name: str | None, method: str | None) -> tuple[str, ...]:
+    """What ``auto`` tries for a method on a real dataset, in order; empty: zero-shot."""
+    return MEASURED_DEFAULTS.get((method or "", (dataset_name or "").split(":")[0]), ())
 
 
 def resolve_demos_from(spec: str | None, dataset_name: str | None, method: str | None = None) -> str | None:
     """The dataset spec to build demonstrations from, or None for zero-shot. ``auto`` on a real dataset depends on
-    the method (``MEASURED_IN_DOMAIN``); without a method it is zero-shot."""
+    the method (``MEASURED_DEFAULTS``: the first source; hopkit/cli/demos.py falls back along them); without a
+    method it is zero-shot."""
     spec = (spec or AUTO).strip()
     if spec == ZERO_SHOT:
         return None
@@ -48,16 +60,13 @@ def resolve_demos_from(spec: str | None, dataset_name: str | None, method: str |
     if dataset_name and dataset_name.startswith("bundled:"):
         task = _bundled_task(dataset_name)
         return f"bundled:{task}:train+{BUNDLED_TRAIN}" if task else BUNDLED_TRAIN
-    family = (dataset_name or "").split(":")[0]
-    if (method, family) in MEASURED_IN_DOMAIN:
-        return TRAIN_SPLITS[family]
-    return None
+    sources = default_sources(dataset_name, method)
+    return sources[0] if sources else None
 
 
 def is_measured_default(spec: str | None, dataset_name: str | None, method: str | None) -> bool:
-    """Whether ``auto`` chose the dataset's train split for this method (a default the user did not ask for)."""
-    family = (dataset_name or "").split(":")[0]
-    return (spec or AUTO).strip() == AUTO and (method, family) in MEASURED_IN_DOMAIN
+    """Whether ``auto`` chose demonstrations for this method (a default the user did not ask for)."""
+    return (spec or AUTO).strip() == AUTO and bool(default_sources(dataset_name, method))
 
 
 def _bundled_task(dataset_name: str) -> str | None:
