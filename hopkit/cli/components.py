@@ -47,8 +47,10 @@ def add_retrieval_flags(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--demos-from", default="auto",
                         help="dataset whose chains become in-context demonstrations (methods that use them): auto "
                              "(bundled:train for bundled data; for a real dataset the choice measured for the method "
-                             "there, e.g. musique:train for IRCoT on MuSiQue, else none), none, in-domain (the dataset's "
-                             "own train split from the hub), or a spec such as ircot-demos:/path/hotpotqa.txt")
+                             "there, e.g. musique:train for IRCoT on MuSiQue, hopkit:wiki for IRCoT on 2Wiki, else "
+                             "none), none, in-domain (the dataset's own train split from the hub), hopkit:wiki "
+                             "(hopkit's own Wikipedia demonstrations, offline), or a spec such as "
+                             "ircot-demos:/path/hotpotqa.txt")
 
 
 def configure_lm(args: argparse.Namespace) -> dspy.LM:
