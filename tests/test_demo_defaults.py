@@ -1,5 +1,6 @@
 """``--demos-from auto`` on a real dataset follows issue 39's measurement per method: MuSiQue's train
-decompositions for IRCoT on MuSiQue, hopkit's own Wikipedia demonstrations for IRCoT on 2Wiki, zero-shot elsewhere;
+decompositions for IRCoT on MuSiQue, hopkit's own Wikipedia demonstrations for IRCoT on 2Wiki and HotpotQA,
+zero-shot elsewhere;
 a measured default that cannot be loaded gives way to the next measured source, then zero-shot, and says so, while
 a source the user named still fails loudly."""
 
@@ -18,7 +19,9 @@ def test_auto_takes_the_train_split_only_where_it_was_measured_better():
     assert resolve_demos_from("auto", "musique:validation", "searchain") is None
     assert resolve_demos_from("auto", "2wikimultihopqa:validation", "ircot") == "hopkit:wiki"
     assert resolve_demos_from("auto", "2wikimultihopqa:validation", "searchain") is None
-    assert resolve_demos_from("auto", "ircot:dev100", "ircot") is None
+    assert resolve_demos_from("auto", "ircot:dev100", "ircot") == "hopkit:wiki"  # HotpotQA in IRCoT's format
+    assert resolve_demos_from("auto", "hotpotqa-distractor:validation", "ircot") == "hopkit:wiki"
+    assert resolve_demos_from("auto", "ircot:dev100", "tor") is None
     assert resolve_demos_from("auto", "musique:validation") is None  # no method: zero-shot as before
     assert resolve_demos_from("none", "musique:validation", "ircot") is None
     assert resolve_demos_from("auto", "bundled:dev", "ircot") == "bundled:train"
