@@ -92,10 +92,13 @@ for set in "${DATASETS[@]}"; do  # stage 1, the cheap methods first so that a pa
     sweep "$set" 20 hopkit
     run "$set" nor-hopkit 20 --method nor
 done
-stage1() {  # method: zero-shot and in-domain on the first 20 of each set
+stage1() {  # method, then the demonstrations (default: zero-shot and in-domain) on the first 20 of each set
+    local method=$1; shift
+    local sources=(zeroshot indomain)
+    [ $# -eq 0 ] || sources=("$@")
     for set in "${DATASETS[@]}"; do
-        for demos in zeroshot indomain; do
-            run "$set" "$1-hopkit-$demos" 20 --method "$1" --demos-from "$(demos_flag "$set" $demos)"
+        for demos in "${sources[@]}"; do
+            run "$set" "$method-hopkit-$demos" 20 --method "$method" --demos-from "$(demos_flag "$set" "$demos")"
         done
     done
 }
@@ -118,7 +121,7 @@ for set in 2wiki hotpotqa musique; do  # stage 2, the cheaper methods first (IRC
     run "$set" nor-hopkit "$n" --method nor
 done
 replayed  # the stage-2 table so far, with hopkit's current defaults
-stage1 tor
+stage1 tor zeroshot indomain wikidemos  # hopkit's own demonstrations compete for ToR as they did for IRCoT
 for set in "${DATASETS[@]}"; do  # stage 2 for ToR and CoR
     n=${FULL[$set]}
     demos=$(chosen "$set" tor)
