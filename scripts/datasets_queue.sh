@@ -8,9 +8,10 @@
 # stage 1 for that method and dataset (scripts/demos_choice.py; a tie goes to zero-shot), and IRCoT with its K
 # tuned in stage 1b as the paper tunes it (K in {2, 4, 6, 8} on the same 20 questions with the chosen
 # demonstrations: scripts/k_choice.py; OneR's K is swept the same way), and SearChain at its k from stage 1c (k=3
-# against the paper's top-1 on the same 20 questions). Order: stage 1 and 1c, stage 2 for OneR, NoR, IRCoT (K=4)
-# and SearChain, ToR's stage 1 and 2 with CoR, stage 1b (a K that wins reruns IRCoT's stage 2), stage 3: the same
-# with --profile paper. The retriever is `--retriever auto` (BM25 unless the set's fine-tuned ColBERT has the higher
+# against the paper's top-1 on the same 20 questions), stage 1d IRCoT with hopkit's own demonstrations (hopkit:wiki,
+# rendered to hopkit-wiki-demos.txt for the pinned code). Order: stage 1, 1c and 1d, stage 2 for IRCoT (K=4),
+# SearChain, OneR and NoR, ToR's stage 1 (also with hopkit:wiki) and 2 with CoR, stage 1b (a K that wins reruns
+# IRCoT's stage 2), stage 3: the same with --profile paper. The retriever is `--retriever auto` (BM25 unless the set's fine-tuned ColBERT has the higher
 # question recall: scripts/retriever_choice.sh builds those indexes). The table: python scripts/datasets_table.py
 # Setup first: scripts/install.sh, hopkit models fetch qwen1.5b, bash scripts/retriever_choice.sh.
 set -u
