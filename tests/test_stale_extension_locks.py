@@ -32,31 +32,30 @@ def test_lock_beside_a_built_extension_is_stale_sooner(tmp_path):
     folder = tmp_path / "filter_pids_cpp"
     folder.mkdir()
     (folder / "filter_pids_cpp.so").touch()
+    lock = _lock(folder, seconds_old=120)
+    assert clear_stale_extension_locks(tmp_path) == [lock]
+
+
+def _lock(folder, seconds_old: float):
+    """A build lock in ``folder`` (made if missing) last touched ``seconds_old`` seconds ago."""
+    folder.mkdir(exist_ok=True)
     lock = folder / "lock"
     lock.touch()
-    two_minutes_ago = time.time() - 120
-    os.utime(lock, (two_minutes_ago, two_minutes_ago))
-    assert clear_stale_extension_locks(tmp_path) == [lock]
+    then = time.time() - seconds_old
+    os.utime(lock, (then, then))
+    return lock
 
 
 @needs_proc
 def test_fresh_lock_with_nobody_building_is_stale(tmp_path):
     """A process killed mid-build leaves a lock seconds old: with no process working in the folder it goes."""
-    lock = tmp_path / "segmented_maxsim_cpp" / "lock"
-    lock.parent.mkdir()
-    lock.touch()
-    half_a_minute_ago = time.time() - 30
-    os.utime(lock, (half_a_minute_ago, half_a_minute_ago))
+    lock = _lock(tmp_path / "segmented_maxsim_cpp", seconds_old=30)
     assert clear_stale_extension_locks(tmp_path) == [lock]
 
 
 @needs_proc
 def test_lock_of_a_build_in_progress_is_kept(tmp_path):
-    lock = tmp_path / "segmented_maxsim_cpp" / "lock"
-    lock.parent.mkdir()
-    lock.touch()
-    half_a_minute_ago = time.time() - 30
-    os.utime(lock, (half_a_minute_ago, half_a_minute_ago))
+    lock = _lock(tmp_path / "segmented_maxsim_cpp", seconds_old=30)
     builder = subprocess.Popen(["sleep", "30"], cwd=lock.parent)  # stands in for torch's ninja
     try:
         time.sleep(0.2)
