@@ -114,12 +114,13 @@ for set in 2wiki musique hotpotqa; do  # stage 1d: IRCoT with hopkit's own demon
     # rendered for the pinned checkout) against zero-shot and in-domain on the same 20 questions
     run "$set" ircot-hopkit-wikidemos 20 --method ircot --demos-from "$(demos_flag "$set" wikidemos)"
 done
-for set in 2wiki hotpotqa musique; do  # stage 2, the cheaper methods first (IRCoT at K=4 until stage 1b has run)
+for set in 2wiki hotpotqa musique; do  # stage 2, the cheaper methods first (IRCoT at K=4 until stage 1b has run);
+    # OneR's sweep before SearChain so that IRCoT's paired row against OneR on unread questions comes early
     n=${FULL[$set]}
     run_at_k "$set" ircot "$(chosen "$set" ircot)" "$n" 4
-    run_at_k "$set" searchain "$(chosen "$set" searchain)" "$n" 1
     sweep "$set" "$n" hopkit
     run "$set" nor-hopkit "$n" --method nor
+    run_at_k "$set" searchain "$(chosen "$set" searchain)" "$n" 1
 done
 replayed  # the stage-2 table so far, with hopkit's current defaults
 stage1 tor zeroshot indomain wikidemos  # hopkit's own demonstrations compete for ToR as they did for IRCoT
