@@ -110,3 +110,29 @@ def test_the_form_split_marks_an_interval_that_excludes_zero(tmp_path, capsys):
     b = write_log(tmp_path / "b.jsonl", [(1, 1.0)] * 12)
     assert main(["compare", str(a), str(b), "--by-form", "--samples", "500"]) == 0
     assert "| open | 12 | 0.0 | 100.0 | +100.0 * |" in capsys.readouterr().out
+
+
+def _ircot_dataset(path, qids):
+    rows = [{"question_id": qid, "question_text": f"Question {qid}?", "answers_objects": [{"spans": ["x"]}],
+             "contexts": [{"title": f"T {qid}", "paragraph_text": f"About {qid}.", "is_supporting": True}]}
+            for qid in qids]
+    path.write_text("".join(json.dumps(row) + "\n" for row in rows))
+    return f"ircot:{path}"
+
+
+def test_questions_of_a_dataset_limit_the_pairing_to_that_range(tmp_path, capsys):
+    # questions 1-2 agree; 3-4 (say, the questions a choice made on 1-2 never saw) differ
+    a = write_log(tmp_path / "a.jsonl", [(1, 1.0), (1, 1.0), (0, 0.0), (0, 0.0)])
+    b = write_log(tmp_path / "b.jsonl", [(1, 1.0), (1, 1.0), (1, 1.0), (1, 1.0)])
+    spec = _ircot_dataset(tmp_path / "dev.jsonl", ["q0", "q1", "q2", "q3"])
+    assert main(["compare", str(a), str(b), "--dataset", spec, "--questions", "3-4", "--samples", "200"]) == 0
+    out = capsys.readouterr().out
+    assert "2 shared questions" in out and "| f1 | 0.0 | 100.0 | +100.0 * |" in out
+    assert main(["compare", str(a), str(b), "--dataset", spec, "--n", "2", "--samples", "200"]) == 0
+    assert "| f1 | 100.0 | 100.0 | +0.0 |" in capsys.readouterr().out
+
+
+def test_a_question_range_without_its_dataset_is_refused(tmp_path, capsys):
+    a = write_log(tmp_path / "a.jsonl", [(1, 1.0)] * 3)
+    assert main(["compare", str(a), str(a), "--questions", "2-3"]) == 2
+    assert "name it with --dataset" in capsys.readouterr().err

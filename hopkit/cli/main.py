@@ -103,6 +103,10 @@ def build_parser() -> argparse.ArgumentParser:
     compare.add_argument("--show", type=int, default=50, help="disagreeing questions listed")
     compare.add_argument("--by-form", nargs="?", const="f1", default=None, metavar="METRIC",
                          help="also split METRIC (default f1) by question form: yes/no, either-or, open")
+    compare.add_argument("--dataset", default=None,
+                         help="the dataset the logs answered: with --questions or --n, only those of its questions "
+                              "are paired (e.g. --questions 21-82: the questions a choice made on 1-20 never saw)")
+    add_question_flags(compare)
     compare.set_defaults(run=commands.cmd_compare)
 
     serve = verbs.add_parser("serve", help="serve an index in the ColBERTv2 server format")
