@@ -37,9 +37,13 @@ DATASETS=(hotpotqa 2wiki musique)
 hk() {  # the CLI of the pinned code
     env -C "$CODE" PYTHONPATH="$CODE" "$PY" -m hopkit.cli.main "$@"
 }
+finished() {  # n, then logs: each holds n questions answered without an error (skipped with no hopkit start-up)
+    "$PY" "$MAIN/scripts/log_complete.py" "$@"
+}
 run() {  # dataset, log name, n, then the flags
     local set=$1 name=$2 n=$3; shift 3
     local out=$ROOT/$set
+    finished "$n" "$out/$name.jsonl" && return
     mkdir -p "$(dirname "$out/$name")"
     echo "start $set/$name n=$n $(date +%T) $(git -C "$CODE" rev-parse --short HEAD)" >> "$STATUS"
     hk eval --dataset "${DEV[$set]}" --n "$n" "${LM[@]}" --out "$out/$name.jsonl" "$@" >> "$out/$name.out" 2>&1
@@ -48,6 +52,8 @@ run() {  # dataset, log name, n, then the flags
 sweep() {  # dataset, n, profile
     local out=$ROOT/$1/oner-sweep-$3
     mkdir -p "$out"
+    local logs=("$out"/oner-k*.jsonl)
+    [ ${#logs[@]} -ge 6 ] && finished "$2" "${logs[@]}" && return  # the six Ks of scripts/oner_k_sweep.py
     echo "start $1/oner-sweep-$3 n=$2 $(date +%T) $(git -C "$CODE" rev-parse --short HEAD)" >> "$STATUS"
     env -C "$CODE" PYTHONPATH="$CODE" "$PY" "$CODE/scripts/oner_k_sweep.py" --dataset "${DEV[$1]}" --n "$2" \
         --profile "$3" --out-dir "$out" "${SWEEP_LM[@]}" >> "$out.out" 2>&1
