@@ -10,8 +10,8 @@
 # demonstrations: scripts/k_choice.py; OneR's K is swept the same way), and SearChain at its k from stage 1c (k=3
 # against the paper's top-1 on the same 20 questions), stage 1d IRCoT with hopkit's own demonstrations (hopkit:wiki,
 # rendered to hopkit-wiki-demos.txt for the pinned code). Order: stage 1, 1c and 1d, stage 2 for IRCoT (K=4),
-# SearChain, OneR and NoR, ToR's stage 1 (also with hopkit:wiki) and 2 with CoR, stage 1b (a K that wins reruns
-# IRCoT's stage 2), stage 3: the same with --profile paper. The retriever is `--retriever auto` (BM25 unless the set's fine-tuned ColBERT has the higher
+# OneR, NoR, zero-shot IRCoT and SearChain, ToR's stage 1 (also with hopkit:wiki) and 2 with CoR, stage 3: the
+# same with --profile paper (IRCoT at K=4 unless stage 1b has run), stage 1b (a K that wins reruns IRCoT's stage 2). The retriever is `--retriever auto` (BM25 unless the set's fine-tuned ColBERT has the higher
 # question recall: scripts/retriever_choice.sh builds those indexes). The table: python scripts/datasets_table.py
 # Setup first: scripts/install.sh, hopkit models fetch qwen1.5b, bash scripts/retriever_choice.sh.
 set -u
@@ -139,14 +139,6 @@ for set in "${DATASETS[@]}"; do  # stage 2 for ToR and CoR
     run "$set" "tor-hopkit-$demos" "$n" --method tor --demos-from "$(demos_flag "$set" "$demos")"
     run "$set" "cor-hopkit-$demos" 30 --method cor --demos-from "$(demos_flag "$set" "$demos")"
 done
-for set in "${DATASETS[@]}"; do  # stage 1b: IRCoT's K (4 ran in stage 1); a K that wins reruns stage 2 at that K
-    demos=$(chosen "$set" ircot)
-    for k in 2 6 8; do
-        run "$set" "ircot-ksweep-hopkit/ircot-k$k-$demos" 20 --method ircot --set "k=$k" \
-            --demos-from "$(demos_flag "$set" "$demos")"
-    done
-    run_at_k "$set" ircot "$demos" "${FULL[$set]}" 4
-done
 replayed  # the stage-2 table with hopkit's current defaults
 for set in "${DATASETS[@]}"; do  # stage 3: the papers' methods as written, same questions and demonstrations
     n=${FULL[$set]}
@@ -162,3 +154,12 @@ for set in "${DATASETS[@]}"; do  # stage 3: the papers' methods as written, same
     done
 done
 replayed
+for set in "${DATASETS[@]}"; do  # stage 1b: IRCoT's K (4 ran in stage 1); a K that wins reruns stage 2 at that K
+    demos=$(chosen "$set" ircot)
+    for k in 2 6 8; do
+        run "$set" "ircot-ksweep-hopkit/ircot-k$k-$demos" 20 --method ircot --set "k=$k" \
+            --demos-from "$(demos_flag "$set" "$demos")"
+    done
+    run_at_k "$set" ircot "$demos" "${FULL[$set]}" 4
+done
+replayed  # IRCoT at the K its sweep chose
