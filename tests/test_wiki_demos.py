@@ -52,3 +52,14 @@ def test_every_method_builds_demonstrations_from_them():
 def test_an_unknown_set_names_the_known_one():
     with pytest.raises(UnknownNameError, match="wiki"):
         load_dataset_spec("hopkit:trivia")
+
+
+def test_the_balanced_set_has_as_many_yes_as_no_answers_and_differs_in_that_one_demonstration():
+    plain, balanced = load_dataset_spec("hopkit:wiki"), load_dataset_spec("hopkit:wiki-balanced")
+    answers = [example.answers[0] for example in balanced.examples]
+    assert answers.count("yes") == answers.count("no") == 1
+    assert [e.answers[0] for e in plain.examples].count("no") == 2
+    changed = [(a.qid, b.qid) for a, b in zip(plain.examples, balanced.examples) if a.question != b.question]
+    assert changed == [("hopkit-wiki-04", "hopkit-wiki-04b")]
+    gold = [balanced.corpus[pid].title for pid in balanced.examples[3].gold_pids]
+    assert gold == ["Danube", "Dnieper"]

@@ -11,6 +11,7 @@ from hopkit.data.corpus import Corpus
 from hopkit.data.examples import Dataset, make_example
 from hopkit.data.hub_formats import HUB, load_hub
 from hopkit.data.local_formats import load_ircot_demos, load_ircot_jsonl, parse_ircot_demos
+from hopkit.data.wiki_demos import SETS as WIKI_SETS
 from hopkit.data.wiki_demos import SPEC as WIKI_SPEC
 from hopkit.data.wiki_demos import render as render_wiki_demos
 from hopkit.errors import InputError, UnknownNameError
@@ -84,10 +85,12 @@ def load_dataset_spec(spec: str) -> Dataset:
 
 
 def load_hopkit_demos(name: str) -> Dataset:
-    """hopkit's own demonstration sets, shipped in the package: ``hopkit:wiki`` (hopkit/data/wiki_demos.py)."""
-    if f"hopkit:{name}" != WIKI_SPEC:
-        raise UnknownNameError("hopkit demonstration set", name, [WIKI_SPEC.partition(":")[2]])
-    return parse_ircot_demos(render_wiki_demos(), WIKI_SPEC, WIKI_SPEC, "demos-hopkit-wiki")
+    """hopkit's own demonstration sets, shipped in the package: ``hopkit:wiki`` and ``hopkit:wiki-balanced``
+    (hopkit/data/wiki_demos.py)."""
+    if name not in WIKI_SETS:
+        raise UnknownNameError("hopkit demonstration set", name, sorted(WIKI_SETS))
+    spec = f"hopkit:{name}"
+    return parse_ircot_demos(render_wiki_demos(WIKI_SETS[name]), spec, spec, f"demos-hopkit-{name}")
 
 
 def _joined(datasets: list[Dataset]) -> Dataset:

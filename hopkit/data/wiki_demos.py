@@ -6,7 +6,8 @@ reads, and two distractors), and a chain of thought that names every hop's answe
 are the ones multi-hop datasets share: a chain through a creator or a relative (two and three hops), a
 comparison by date or by number between two named options, a comparison through a bridge entity, and yes/no
 questions that compare two entities. They serve real data offline, where no dataset's train split can be loaded:
-``--demos-from hopkit:wiki`` (docs/results.md, "hopkit's own demonstrations").
+``--demos-from hopkit:wiki`` (docs/results.md, "hopkit's own demonstrations"); ``hopkit:wiki-balanced`` is the
+same ten with the yes/no labels even.
 
 The text is in the layout of the IRCoT authors' demonstration files (``# METADATA``, ``Wikipedia Title:``, ``Q:``,
 ``A:``), so one parser (hopkit/data/local_formats.py) reads both, and ``render()`` writes the file a pinned
@@ -147,6 +148,29 @@ WIKI_DEMOS: tuple[WikiDemo, ...] = (
         "Akira Kurosawa was Japanese. Satyajit Ray was Indian. Japanese and Indian are different nationalities. "
         "So the answer is: no."),
 )
+
+
+# The ten above hold two yes/no demonstrations, and both answer "no"; on 2Wiki dev82 IRCoT with them answered 5 of
+# the 8 yes/no questions "no" (6 are "yes"; OneR, with no demonstrations, 1). A few-shot prompt whose labels lean
+# one way pulls a small LM's answers that way (majority-label bias). This set turns one of the two into a "yes"
+# question of the same form, so the labels are even; it is measured against the first before it may become the
+# default (docs/results.md, "hopkit:wiki-balanced").
+BOTH_BLACK_SEA = WikiDemo(
+    "hopkit-wiki-04b", "Do the Danube and the Dnieper both flow into the Black Sea?",
+    (("Danube", "The Danube is the second-longest river in Europe. It rises in the Black Forest in Germany and "
+      "flows south-east through ten countries into the Black Sea."),
+     ("Dnieper", "The Dnieper rises in the Valdai Hills of Russia and flows south through Belarus and Ukraine "
+      "into the Black Sea."),
+     ("Rhine", "The Rhine rises in the Swiss Alps and flows north through Germany and the Netherlands into the "
+      "North Sea."),
+     ("Volga", "The Volga is the longest river in Europe and flows into the Caspian Sea.")),
+    "The Danube flows into the Black Sea. The Dnieper flows into the Black Sea. So they both flow into the Black "
+    "Sea. So the answer is: yes.")
+
+SETS: dict[str, tuple[WikiDemo, ...]] = {
+    "wiki": WIKI_DEMOS,
+    "wiki-balanced": tuple(BOTH_BLACK_SEA if demo.qid == "hopkit-wiki-04" else demo for demo in WIKI_DEMOS),
+}
 
 
 def render(demos: tuple[WikiDemo, ...] = WIKI_DEMOS) -> str:
