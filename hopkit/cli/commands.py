@@ -425,13 +425,11 @@ def cmd_report(args: argparse.Namespace) -> None:
         print(format_report(summarize(run.rows, [get_metric(n) for n in run.metrics], path), label))
 
 
-def questions_of(args: argparse.Namespace, rows: dict[str, dict]) -> dict[str, dict]:
-    """The rows of the questions ``--questions``/``--n`` pick from ``--dataset``, in the dataset's order."""
+def picked_qids(args: argparse.Namespace) -> list[str]:
+    """The qids ``--questions``/``--n`` pick from ``--dataset``, in the dataset's order."""
     if not args.dataset:
         raise InputError("--questions and --n pick questions by their place in a dataset: name it with --dataset")
-    picked = [str(example.qid) for example in pick_questions(load_dataset(args.dataset).examples, args.n,
-                                                               args.questions)]
-    return {qid: rows[qid] for qid in picked if qid in rows}
+    return [str(example.qid) for example in pick_questions(load_dataset(args.dataset).examples, args.n, args.questions)]
 
 
 def cmd_compare(args: argparse.Namespace) -> None:
@@ -448,7 +446,8 @@ def cmd_compare(args: argparse.Namespace) -> None:
             get_metric(name)  # an unknown name is refused with the known ones, before any log is read
     rows_a, rows_b = read_rows(args.run_a), read_rows(args.run_b)
     if args.questions or args.n is not None:
-        rows_a, rows_b = questions_of(args, rows_a), questions_of(args, rows_b)
+        picked = picked_qids(args)  # the dataset is read once for both logs
+        rows_a, rows_b = ({q: rows[q] for q in picked if q in rows} for rows in (rows_a, rows_b))
     if metrics is None:
         run = load_run(args.run_a)
         held = [m for m in run.metrics if all(m in (r.get("metrics") or {}) for r in rows_b.values())]
