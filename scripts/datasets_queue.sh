@@ -122,14 +122,14 @@ for set in 2wiki musique hotpotqa; do  # stage 1d: IRCoT with hopkit's own demon
     run "$set" ircot-hopkit-wikidemos 20 --method ircot --demos-from "$(demos_flag "$set" wikidemos)"
 done
 for set in 2wiki hotpotqa musique; do  # stage 2, the cheaper methods first (IRCoT at K=4 until stage 1b has run);
-    # OneR's sweep before SearChain so that IRCoT's paired row against OneR on unread questions comes early, and
-    # zero-shot IRCoT grown too where demonstrations won stage 1 (the offline fallback, and the default's check)
+    # zero-shot IRCoT grown next where demonstrations won stage 1 (the default's check: the
+    # demonstration choice on unread questions), then OneR's sweep before SearChain
     n=${FULL[$set]}
     run_at_k "$set" ircot "$(chosen "$set" ircot)" "$n" 4
-    sweep "$set" "$n" hopkit
-    run "$set" nor-hopkit "$n" --method nor
     demos=$(chosen "$set" ircot)  # the chosen demonstrations against none on the questions stage 1 never read
     [ "$demos" = zeroshot ] || run "$set" ircot-hopkit-zeroshot "$n" --method ircot --demos-from none
+    sweep "$set" "$n" hopkit
+    run "$set" nor-hopkit "$n" --method nor
     run_at_k "$set" searchain "$(chosen "$set" searchain)" "$n" 1
 done
 replayed  # the stage-2 table so far, with hopkit's current defaults
