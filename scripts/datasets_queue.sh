@@ -81,12 +81,14 @@ seed() {  # dataset, from, to: a stage-2 log starts from the stage-1b log of the
     local dir=$ROOT/$1
     [ -e "$dir/$3.jsonl" ] || { cp "$dir/$2.jsonl" "$dir/$3.jsonl" && cp "$dir/$2.meta.json" "$dir/$3.meta.json"; }
 }
-replayed() {  # hopkit's current defaults: the pure answer steps added since the pinned commit (they read the logged
-    # reasoning and call no LM: the date comparison) replayed on every log into docs/runs/datasets-replayed; the
+replayed() {  # hopkit's current defaults: the answer steps added or changed since the pinned commit (they read the
+    # logged reasoning: the date comparison, and the yes/no check's call with its current prompt) replayed on every log into docs/runs/datasets-replayed; the
     # table: python scripts/datasets_table.py --root docs/runs/datasets-replayed
     echo "start replay $(date +%T)" >> "$STATUS"
     "$PY" "$MAIN/scripts/replay_date_comparison.py" "$ROOT"/*/*.jsonl "$ROOT"/*/*/*.jsonl --root "$ROOT" \
         --out-dir "$MAIN/docs/runs/datasets-replayed" > "$ROOT/replay.out" 2>&1
+    # the yes/no check's current prompt asked again on each logged call (an LM job; asked calls are cached)
+    "$PY" "$MAIN/scripts/replay_yes_no_check.py" --apply "$MAIN/docs/runs/datasets-replayed" >> "$ROOT/replay.out" 2>&1
     echo "done replay rc=$? $(date +%T)" >> "$STATUS"
 }
 demos_flag() {  # dataset, zeroshot|wikidemos|indomain

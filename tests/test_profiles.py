@@ -20,7 +20,7 @@ from hopkit.reader.protocol import Span
 from scripted_engine import ScriptedEngine
 
 YES_NO = "Is Atlas older than Borea?"
-CHECK_INSTRUCTION = "The question asks yes or no, but the answer given names a value"  # the yes/no check's prompt
+CHECK_INSTRUCTION = "Answer the question with yes or no, using the facts"  # the yes/no check's prompt
 LONG = " ".join(f"word{i}" for i in range(200))  # a paragraph longer than any word cut
 
 

@@ -497,7 +497,8 @@ def test_a_question_is_never_shown_its_own_chain_demonstration():
 def test_a_value_answer_to_a_yes_no_question_is_checked_once():
     engine = use_script([chain(("When was Atlas made?", "Atlas was made in 1901."),
                                ("When was Tull made?", "Tull was made in 1901."), final="1901"),
-                         final("Atlas [1] and Tull [2] were both made in 1901.", "1901"), {"answer": "yes"}])
+                         final("Atlas [1] and Tull [2] were both made in 1901.", "1901"),
+                         {"reasoning": "Both in 1901.", "answer": "yes"}])
     prediction = SearChain(QueryRetriever(), TableReader({"When was Atlas made?": ("1901", 0.95),
                                                          "When was Tull made?": ("1901", 0.95)}))(
         question="Were Atlas and Tull made in the same year?")

@@ -48,7 +48,7 @@ class RoutedEngine(ScriptedEngine):
             elif "missing_information" in system:
                 self.replies = [{"missing_information": self.missing, "answer": "?"}]
             elif "[[ ## facts ## ]]" in system:  # the yes/no check
-                self.replies = [{"answer": "no"}]
+                self.replies = [{"reasoning": "a thought", "answer": "no"}]
             elif "[[ ## query ## ]]" in system:
                 self.replies = [{"query": self.written_query}]
             else:

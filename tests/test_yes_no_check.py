@@ -8,7 +8,7 @@ from hopkit.data.corpus import Corpus
 from hopkit.data.passage import Passage
 from hopkit.programs.ircot import IRCoT
 from hopkit.programs.registry import build_program
-from hopkit.additions.yes_no_check import YesNoCheck, verdict_of
+from hopkit.additions.yes_no_check import YesNoCheck, facts_of, verdict_of
 from hopkit.retrieval.bm25 import BM25Retriever
 
 CORPUS = Corpus([Passage("a", "The Bomb", "The Bomb is a 1987 album."),
@@ -21,14 +21,29 @@ def test_verdicts_are_read_from_the_first_word():
 
 
 def test_a_value_answer_to_a_yes_no_question_is_decided_from_the_reasoning():
-    lm = DummyLM([{"answer": "no"}])
+    lm = DummyLM([{"reasoning": "1987 is not 2011.", "answer": "no"}])
     dspy.configure(lm=lm)
     answer, record = YesNoCheck()("Were The Bomb and Rolling Papers released in the same year?", "2011",
-                                  reasoning="The Bomb came out in 1987 and Rolling Papers in 2011.",
+                                  reasoning="The Bomb came out in 1987 and Rolling Papers in 2011. "
+                                            "So the answer is: 2011.",
                                   context=["ignored when the reasoning states the facts"])
     assert answer == "no" and record == {"before": "2011", "after": "no", "call": True}
     prompt = lm.history[-1]["messages"][-1]["content"]
-    assert "The answer given: 2011" in prompt and "ignored when" not in prompt
+    assert "Rolling Papers in 2011." in prompt and "ignored when" not in prompt
+    assert "So the answer is" not in prompt
+
+
+def test_the_facts_leave_out_the_readers_concluding_value():
+    assert facts_of("A is 749 feet tall, B 628 feet. So the answer is: 749 feet.") == "A is 749 feet tall, B 628 feet."
+    assert facts_of("A and B are both British.") == "A and B are both British."
+    assert facts_of("So the answer is: 749 feet.") == "So the answer is: 749 feet."  # nothing else to give
+
+
+def test_with_no_reasoning_the_call_reads_the_paragraphs():
+    lm = DummyLM([{"reasoning": "Both came out in 2011.", "answer": "yes"}])
+    dspy.configure(lm=lm)
+    answer, _ = YesNoCheck()("Were A and B released in the same year?", "2011", context=["A is a 2011 album."])
+    assert answer == "yes" and "A is a 2011 album." in lm.history[-1]["messages"][-1]["content"]
 
 
 def test_other_questions_and_verdict_answers_make_no_call():
@@ -43,14 +58,14 @@ def test_other_questions_and_verdict_answers_make_no_call():
 
 
 def test_an_undecided_check_keeps_the_readers_answer_and_says_so():
-    dspy.configure(lm=DummyLM([{"answer": "maybe"}]))
+    dspy.configure(lm=DummyLM([{"reasoning": "Unclear.", "answer": "maybe"}]))
     answer, record = YesNoCheck()("Is The Bomb older?", "1987")
     assert answer == "1987" and record["unresolved"] is True
 
 
 def test_oner_checks_with_its_paragraphs_and_the_knob_turns_it_off():
     question = "Were The Bomb and Rolling Papers released in the same year?"
-    lm = DummyLM([{"answer": "2011"}, {"answer": "no"}])
+    lm = DummyLM([{"answer": "2011"}, {"reasoning": "1987 and 2011 differ.", "answer": "no"}])
     dspy.configure(lm=lm)
     prediction = build_program("oner", retriever=BM25Retriever(CORPUS), k=2)(question=question)
     assert prediction.answer == "no" and prediction.trace["yes_no_check"]["before"] == "2011"
@@ -64,7 +79,7 @@ def test_ircot_checks_its_readers_answer_and_counts_the_call():
     question = "Were The Bomb and Rolling Papers released in the same year?"
     lm = DummyLM([{"continuation": "So the answer is: 2011."},
                   {"reasoning": "The Bomb is from 1987 and Rolling Papers from 2011.", "answer": "2011"},
-                  {"answer": "no"}])
+                  {"reasoning": "1987 and 2011 differ.", "answer": "no"}])
     dspy.configure(lm=lm)
     prediction = IRCoT(BM25Retriever(CORPUS), k=2, answer_reader="cot")(question=question)
     assert prediction.answer == "no"

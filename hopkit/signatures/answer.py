@@ -24,13 +24,12 @@ class ContextAnswer(dspy.Signature):
 
 
 class YesNoAnswer(dspy.Signature):
-    """The question asks yes or no, but the answer given names a value instead (a number, a year, a
-    place). Decide yes or no: compare the values the question asks about, using the facts stated."""
+    """Answer the question with yes or no, using the facts (or the paragraphs, when no facts are given)."""
 
-    context: list[str] = dspy.InputField(desc="the paragraphs the answer came from (empty when the facts are stated)")
+    context: list[str] = dspy.InputField(desc="the paragraphs (empty when the facts are given)")
     question: str = dspy.InputField()
-    facts: str = dspy.InputField(desc="the reasoning and the answer given")
-    answer: str = dspy.OutputField(desc="yes or no, the word alone")
+    facts: str = dspy.InputField(desc="what the reasoning found")
+    answer: str = dspy.OutputField(desc="yes or no")
 
 
 class ShortAnswerForm(dspy.Signature):
