@@ -74,8 +74,12 @@ def test_script_in_the_data_is_shown_and_never_run(chromium, tmp_path):
 def test_reports_of_the_committed_runs_open_without_console_errors(chromium, tmp_path, log):
     from selenium.webdriver.common.by import By
 
+    from selenium.webdriver.support.ui import WebDriverWait
+
     rows = read_run(RUNS / log)
     _open(chromium, tmp_path, build_page([(log, rows)]))
+    # a large log's rows may still be rendering on a loaded machine: wait for them, then count
+    WebDriverWait(chromium, 30).until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "tr.question")) >= len(rows))
     assert len(chromium.find_elements(By.CSS_SELECTOR, "tr.question")) == len(rows)
     chromium.find_element(By.CSS_SELECTOR, "details.trace > summary").click()
     assert chromium.find_element(By.CSS_SELECTOR, "details.trace .trace-view").is_displayed()
