@@ -35,9 +35,18 @@ def reasoning_of(trace: dict) -> str:
     return trace.get("thought") or ""  # OneR and NoR: a CoT reader's thought, else nothing
 
 
+def rescored(row: dict, answer: str) -> dict:
+    """The row's metrics with its answer replaced (a metric this harness does not define keeps its value)."""
+    from hopkit.evaluation.metrics import METRICS
+
+    example = dspy.Example(answers=row["answers"], gold_pids=row.get("gold_pids") or [])
+    prediction = dspy.Prediction(answer=answer, retrieved=row["prediction"].get("retrieved") or [])
+    return {name: METRICS[name](example, prediction) if name in METRICS else value
+            for name, value in row["metrics"].items()}
+
+
 def replay(rows: list[dict]) -> tuple[list[dict], dict[str, int]]:
     from hopkit.additions.date_comparison import DateComparison
-    from hopkit.evaluation.metrics import METRICS
 
     step = DateComparison()
     counts = {"questions": len(rows), "read": 0, "changed": 0, "wrong_to_right": 0, "right_to_wrong": 0}
@@ -53,10 +62,7 @@ def replay(rows: list[dict]) -> tuple[list[dict], dict[str, int]]:
             out.append(row)
             continue
         counts["read"] += 1
-        example = dspy.Example(answers=row["answers"], gold_pids=row["gold_pids"])
-        prediction = dspy.Prediction(answer=answer, retrieved=row["prediction"].get("retrieved") or [])
-        metrics = {name: METRICS[name](example, prediction) if name in METRICS else value
-                   for name, value in row["metrics"].items()}
+        metrics = rescored(row, answer)
         if answer != before:
             counts["changed"] += 1
             counts["wrong_to_right"] += metrics.get("em", 0) > row["metrics"].get("em", 0)

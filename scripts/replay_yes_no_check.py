@@ -37,7 +37,7 @@ import dspy  # noqa: E402
 from hopkit.additions.records import step_records  # noqa: E402
 from hopkit.additions.yes_no_check import YesNoCheck, verdict_of  # noqa: E402
 from hopkit.lm.factory import LMSpec, make_lm  # noqa: E402
-from replay_date_comparison import reasoning_of  # noqa: E402
+from replay_date_comparison import reasoning_of, rescored  # noqa: E402
 
 
 def dataset_of(log: Path) -> str:
@@ -77,8 +77,6 @@ def logged_calls(logs: list[Path]) -> tuple[dict[tuple[str, str, str], dict], in
 
 def apply(folder: Path, check: YesNoCheck) -> None:
     """Each log under folder rewritten with the current check's decisions (see the module's docstring)."""
-    from hopkit.evaluation.metrics import METRICS
-
     for log in sorted(folder.rglob("*.jsonl")):
         rows = [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines() if line.strip()]
         counts = Counter()
@@ -92,10 +90,7 @@ def apply(folder: Path, check: YesNoCheck) -> None:
             decided, new_record = check(row["question"], str(record["before"]), reasoning)
             if decided == (row.get("prediction") or {}).get("answer"):
                 continue
-            example = dspy.Example(answers=row["answers"], gold_pids=row.get("gold_pids") or [])
-            prediction = dspy.Prediction(answer=decided, retrieved=row["prediction"].get("retrieved") or [])
-            metrics = {name: METRICS[name](example, prediction) if name in METRICS else value
-                       for name, value in row["metrics"].items()}
+            metrics = rescored(row, decided)
             counts["changed"] += 1
             counts["wrong_to_right"] += metrics.get("em", 0) > row["metrics"].get("em", 0)
             counts["right_to_wrong"] += metrics.get("em", 0) < row["metrics"].get("em", 0)

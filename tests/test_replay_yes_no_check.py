@@ -3,24 +3,13 @@ replayed tree rewritten with its decisions and rescored."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
 from pathlib import Path
 
 import dspy
 from dspy.utils import DummyLM
 
-SCRIPTS = Path(__file__).resolve().parent.parent / "scripts"
-
-
-def _script(name: str):
-    if str(SCRIPTS) not in sys.path:
-        sys.path.insert(0, str(SCRIPTS))
-    spec = importlib.util.spec_from_file_location(name, SCRIPTS / f"{name}.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+from test_datasets_table import _script
 
 
 def _row(qid: str, question: str, gold: str, answer: str, record: dict | None, content: str) -> dict:
