@@ -16,7 +16,8 @@ while read -r name dev source; do
     [ -d "$ckpt" ] || $HK train-retriever --init minilm --triples gold --dataset "$source" --steps 30 --out "$ckpt"
     index=${HOPKIT_HOME:-$HOME/.cache/hopkit}/indexes
     $HK index --backend bm25 --dataset "$dev" > /dev/null
-    ls "$index"/*.colbert/hopkit-index.json 2>/dev/null | xargs -r grep -l "colbert-minilm-ft-$name\"" > /dev/null \
+    # an index built with this checkpoint already (none on a fresh machine: then build it)
+    grep -ls "colbert-minilm-ft-$name\"" "$index"/*.colbert/hopkit-index.json | grep -q . \
         || $HK index --backend colbert --checkpoint "$ckpt" --dataset "$dev"
     {
         echo "# $(git rev-parse --short HEAD) $(date -u +%FT%TZ); ColBERT: $ckpt (fine-tuned on $source, 30 steps)"
