@@ -2,7 +2,9 @@
 (scripts/datasets_queue.sh): zero-shot, hopkit's own demonstrations (`hopkit:wiki`, stage 1d) or the dataset's
 in-domain source, among the logs that exist. Only the questions every log holds count; a tie goes to the cheaper
 prompt (zero-shot, then hopkit's ten demonstrations, then the in-domain file), and a missing comparison is
-zero-shot. Each candidate's paired difference against zero-shot is printed under --explain.
+zero-shot. Each candidate's paired difference against zero-shot is printed under --explain. Where stage 2 grew
+zero-shot's log and others past stage 1, the choice is made again among those on the questions stage 1 never read
+(a choice made on 20 questions must hold on the ones it did not see; a tie: the cheaper prompt).
 
     python scripts/demos_choice.py docs/runs/datasets/musique ircot [--explain]
 """
@@ -28,18 +30,30 @@ def choose(folder: Path, method: str, profile: str = "hopkit") -> tuple[str, str
     shared = set.intersection(*(set(r) for r in rows.values()))  # stage 1's questions (a loser's log stops there)
     if not shared:
         return "zeroshot", "the logs share no question"
-    f1 = {demos: mean(r[q]["metrics"]["f1"] for q in shared) for demos, r in rows.items()}
+    winner, why = _best(rows, shared)
+    grown = {demos: r for demos, r in rows.items() if set(r) - shared}  # stage 2 grew these past stage 1
+    unseen = set.intersection(*(set(r) for r in grown.values())) - shared if len(grown) >= 2 else set()
+    if "zeroshot" not in grown or not unseen:
+        return winner, why
+    held, check = _best(grown, unseen)
+    verdict = "held" if held == winner else f"not held: {LABEL[held]}"
+    return held, f"{why}; on the {len(unseen)} questions stage 1 never saw, {check} ({verdict})"
+
+
+def _best(rows: dict[str, dict], questions: set[str]) -> tuple[str, str]:
+    """The candidate with the highest mean F1 on the questions (a tie: the cheaper prompt), and why."""
+    f1 = {demos: mean(r[q]["metrics"]["f1"] for q in questions) for demos, r in rows.items()}
     winner = max(rows, key=lambda demos: (f1[demos], -CANDIDATES.index(demos)))
     parts = []
     for demos in rows:
         if demos == "zeroshot":
             continue
-        diff = compare_runs({q: rows["zeroshot"][q] for q in shared}, {q: rows[demos][q] for q in shared},
+        diff = compare_runs({q: rows["zeroshot"][q] for q in questions}, {q: rows[demos][q] for q in questions},
                             ["f1"]).differences[0]
         parts.append(f"{LABEL[demos]} - zero-shot F1 {100 * diff.diff:+.1f} [{100 * diff.low:+.1f}, "
                      f"{100 * diff.high:+.1f}]")
     means = ", ".join(f"{LABEL[d]} {100 * f1[d]:.1f}" for d in rows)
-    return winner, f"{'; '.join(parts)} (n = {len(shared)}: {means})"
+    return winner, f"{'; '.join(parts)} (n = {len(questions)}: {means})"
 
 
 def main() -> None:

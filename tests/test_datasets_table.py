@@ -66,6 +66,20 @@ def test_hopkits_own_demonstrations_compete_and_a_tie_goes_to_the_cheaper_prompt
     _log(tmp_path / "ircot-hopkit-wikidemos.jsonl", [0.0, 0.0, 1.0])
     assert choice.choose(tmp_path, "ircot")[0] == "indomain"
 
+def test_a_stage_1_choice_must_hold_on_the_questions_stage_2_adds_or_zero_shot_takes_over(tmp_path):
+    choice = _script("demos_choice")
+    _log(tmp_path / "ircot-hopkit-indomain.jsonl", [0.0, 0.0, 0.0])  # stage 1 only: the first three questions
+    _log(tmp_path / "ircot-hopkit-wikidemos.jsonl", [1.0, 0.0, 1.0, 1.0, 0.0])
+    _log(tmp_path / "ircot-hopkit-zeroshot.jsonl", [0.0, 0.0, 1.0])
+    assert choice.choose(tmp_path, "ircot")[0] == "wikidemos"  # zero-shot not grown yet: stage 1's choice
+    _log(tmp_path / "ircot-hopkit-zeroshot.jsonl", [0.0, 0.0, 1.0, 1.0, 0.0])  # ties on the unseen two
+    winner, why = choice.choose(tmp_path, "ircot")
+    assert winner == "zeroshot" and "on the 2 questions stage 1 never saw" in why and "not held" in why
+    _log(tmp_path / "ircot-hopkit-zeroshot.jsonl", [0.0, 0.0, 1.0, 0.0, 0.0])  # loses on them: the choice holds
+    winner, why = choice.choose(tmp_path, "ircot")
+    assert winner == "wikidemos" and why.endswith("(held)")
+
+
 def test_the_table_reads_the_chosen_demonstrations_log_when_both_have_the_same_questions(tmp_path):
     table = _script("datasets_table")
     _log(tmp_path / "ircot-hopkit-zeroshot.jsonl", [1.0, 0.5])  # stage 1: zero-shot wins, in-domain sorts first

@@ -47,8 +47,7 @@ def add_retrieval_flags(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--demos-from", default="auto",
                         help="dataset whose chains become in-context demonstrations (methods that use them): auto "
                              "(bundled:train for bundled data; for a real dataset the choice measured for the method "
-                             "there, e.g. musique:train for IRCoT on MuSiQue, hopkit:wiki for IRCoT on HotpotQA, else "
-                             "none), none, in-domain (the dataset's own train split from the hub), hopkit:wiki "
+                             "there: musique:train for IRCoT on MuSiQue, else none), none, in-domain (the dataset's own train split from the hub), hopkit:wiki "
                              "(hopkit's own Wikipedia demonstrations, offline; hopkit:wiki-balanced: the same with "
                              "even yes/no labels), or a spec such as ircot-demos:/path/hotpotqa.txt")
 

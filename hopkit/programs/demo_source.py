@@ -5,9 +5,8 @@ bundled:train for the bundled benchmark (for a bundled task split, its own task'
 bundled:train for the shapes that split lacks: the task's answers and chains reach the prompts, and a
 program that needs a comparison or a three-hop example still finds one; IRCoT's balanced pick fills its
 budget from the task's examples first). For a real dataset it is what issue 39 measured for that method on that
-dataset (``MEASURED_DEFAULTS``): the dataset's own train split or hopkit's own Wikipedia demonstrations
-(``hopkit:wiki``) where they scored the higher F1, zero-shot elsewhere, so that no fictional-world names reach the
-prompts of real questions. When a chosen source cannot be loaded (a train split offline, with no local copy), the
+dataset (``MEASURED_DEFAULTS``): the dataset's own train split where it scored the higher F1, zero-shot elsewhere,
+so that no fictional-world names reach the prompts of real questions. When a chosen source cannot be loaded (a train split offline, with no local copy), the
 command line says so and takes the next, then zero-shot (hopkit/cli/demos.py). In-domain
 demonstrations for real data come from a file the user owns, e.g. ``--demos-from
 ircot-demos:/path/hotpotqa.txt`` (IRCoT's authors' files) or ``--demos-from in-domain`` (the dataset's own hub
@@ -27,19 +26,17 @@ BUNDLED_TRAIN = "bundled:train"
 # give a real dataset's in-domain demonstrations (hopkit/data/hub_formats.py)
 TRAIN_SPLITS = {"musique": "musique:train", "2wikimultihopqa": "2wikimultihopqa:train",
                 "hotpotqa-distractor": "hotpotqa-distractor:train", "hotpotqa-fullwiki": "hotpotqa-distractor:train"}
-HOPKIT_WIKI = "hopkit:wiki"  # hopkit's own demonstrations, shipped in the package (hopkit/data/wiki_demos.py)
 # (method, dataset family) -> the demonstrations that scored a higher F1 than zero-shot for that method there
 # (paired, first 20 dev questions, hopkit's current answer steps; docs/results.md, "The demonstrations each method
-# gets by default"), best first: ``auto`` takes the first that loads. IRCoT on MuSiQue: MuSiQue's train
-# decompositions, +5.0 (hopkit's own ten tied zero-shot there, so they are no fallback). IRCoT on HotpotQA (IRCoT's
-# processed files, ``ircot:``, or the hub's splits): hopkit's own ten, +12.7 [-13.1, +38.7] (the authors' file
-# -0.7); stage 2 checks it on questions 21-60. Zero-shot elsewhere, as measured: SearChain -22.0, -10.8 and -3.3 on
-# HotpotQA, 2Wiki and MuSiQue with the in-domain sources; IRCoT on 2Wiki, where hopkit's own ten led by +18.3 on
-# the first 20 and then tied over all 82 (+1.0 [-9.1, +11.3]; -4.6 [-16.7, +7.2] on questions 21-82), so the
-# cheaper prompt stands (the IRCoT authors' file scored higher on the first 20: --demos-from ircot-demos:FILE).
+# gets by default"), and held that lead on the questions the choice never read where stage 2 grew both logs
+# (scripts/demos_choice.py), best first: ``auto`` takes the first that loads. IRCoT on MuSiQue: MuSiQue's train
+# decompositions, +5.0 (hopkit's own ten tied zero-shot there, so they are no fallback). Zero-shot elsewhere, as
+# measured: SearChain -22.0, -10.8 and -3.3 on HotpotQA, 2Wiki and MuSiQue with the in-domain sources; IRCoT on
+# HotpotQA and 2Wiki, where hopkit's own ten led on the first 20 (+12.7 and +18.3) and lost on the questions after
+# them (-6.9 [-17.0, +2.5] on HotpotQA's 21-60, -4.6 [-16.7, +7.2] on 2Wiki's 21-82), so the cheaper prompt stands
+# (the IRCoT authors' files: --demos-from ircot-demos:FILE).
 MEASURED_DEFAULTS: dict[tuple[str, str], tuple[str, ...]] = {
     ("ircot", "musique"): ("musique:train",),
-    **{("ircot", hotpotqa): (HOPKIT_WIKI,) for hotpotqa in ("ircot", "hotpotqa-distractor", "hotpotqa-fullwiki")},
 }
 
 
