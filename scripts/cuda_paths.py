@@ -1,6 +1,6 @@
 """The CUDA paths, measured on a GPU machine against the CPU paths on the same machine.
 
-    python scripts/cuda_paths.py prepare .gpu            # here: checkpoint (fp16 copy) and bundled data
+    python scripts/cuda_paths.py prepare .gpu [CHECKPOINT]   # here: checkpoint (fp16 copy) and bundled data
     python scripts/cuda_paths.py run .gpu OUT            # on the GPU machine
 
 ``run`` builds a ColBERT index over the bundled corpus and searches the dev hop queries on CUDA,
@@ -26,14 +26,16 @@ READER_QUESTIONS = 200
 LATENCY_QUERIES = 200
 
 
-def prepare(folder: Path) -> None:
+def prepare(folder: Path, checkpoint: Path | None = None) -> None:
+    """``checkpoint``: any MiniLM ColBERT checkpoint folder (default: the one fine-tuned on the bundled triples);
+    the check compares the two paths on the same weights, so which fine-tuning it had does not matter."""
     import shutil
 
     from safetensors.torch import load_file, save_file
 
     from hopkit.paths import home
 
-    source = home() / "checkpoints" / "colbert-minilm-ft"
+    source = checkpoint or home() / "checkpoints" / "colbert-minilm-ft"
     checkpoint = folder / "checkpoint"
     checkpoint.mkdir(parents=True, exist_ok=True)
     for item in source.iterdir():
@@ -68,11 +70,12 @@ def measure(label: str, folder: Path, work: Path) -> dict:
 
     from hopkit.data.corpus import Corpus
     from hopkit.reader.extractive import ExtractiveReader
-    from hopkit.retrieval.colbert.compat import prepare_environment
     from hopkit.retrieval.colbert.index import build_colbert_index
     from hopkit.retrieval.colbert.retriever import ColBERTRetriever
 
-    prepare_environment(work)
+    # colbert-ai compiles its C++/CUDA extensions on first use: into the work folder, so the first build's time
+    # includes compiling them (and the CPU child's own build its CPU ones)
+    os.environ.setdefault("TORCH_EXTENSIONS_DIR", str(work / "torch-extensions"))
     device = "cuda" if torch.cuda.is_available() else "cpu"
     assert device == label, f"asked for {label} but torch sees {device}"
     corpus = Corpus.from_file(folder / "data" / "corpus.jsonl")
@@ -158,7 +161,7 @@ def run(folder: Path, out: Path) -> None:
 if __name__ == "__main__":
     verb, *args = sys.argv[1:]
     if verb == "prepare":
-        prepare(Path(args[0]))
+        prepare(Path(args[0]), Path(args[1]) if len(args) > 1 else None)
     elif verb == "run":
         run(Path(args[0]), Path(args[1]))
     elif verb == "measure-cpu":
