@@ -10,6 +10,7 @@ A stage-2 log that has not reached question 50 yet is compared on the questions 
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 from pathlib import Path
 from statistics import mean
@@ -38,7 +39,11 @@ def first_rows(path: Path, count: int = FIRST) -> dict[str, dict]:
 
 
 def current_rows(folder: Path, method: str) -> tuple[str, dict[str, dict]]:
-    if method == "oner":
+    if method == "oner":  # at the K of the row it is held to (the code's change, not the K's), else its best K
+        k = re.search(r"oner-k(\d+)", REFERENCE["oner"]).group(1)
+        same_k = sorted((folder / "oner-sweep-hopkit").glob(f"oner-k{k}-*.jsonl"))
+        if same_k:
+            return f"oner-sweep-hopkit K={k}", read_rows(same_k[0])
         best = best_oner(folder, "hopkit")
         return (f"oner-sweep-hopkit K={best[0]}", best[1]) if best else ("-", {})
     path, rows = method_log(folder, method, "hopkit")
