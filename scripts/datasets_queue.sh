@@ -60,8 +60,9 @@ sweep() {  # dataset, n, profile
         --profile "$3" --out-dir "$out" "${SWEEP_LM[@]}" >> "$out.out" 2>&1
     echo "done $1/oner-sweep-$3 rc=$? $(date +%T)" >> "$STATUS"
 }
-chosen() {  # dataset, method: "zeroshot" or "indomain", from stage 1's logs
-    "$PY" "$MAIN/scripts/demos_choice.py" "$ROOT/$1" "$2"
+chosen() {  # dataset, method: zeroshot, wikidemos or indomain, from the replayed logs (hopkit's current answer
+    # steps, as the table and the library's defaults read them; the replay step runs before each stage that asks)
+    "$PY" "$MAIN/scripts/demos_choice.py" "$MAIN/docs/runs/datasets-replayed/$1" "$2"
 }
 k_of() {  # dataset, method, demos: the method's K from its stage-1 sweep (its default until the sweep has run)
     "$PY" "$MAIN/scripts/k_choice.py" "$ROOT/$1" "$2" "$3"
@@ -136,6 +137,7 @@ for set in 2wiki hotpotqa musique; do  # stage 2, the cheaper methods first (IRC
 done
 replayed  # the stage-2 table so far, with hopkit's current defaults
 stage1 tor zeroshot indomain  # (hopkit:wiki left out: its IRCoT lead on 2Wiki's first 20 did not hold on the rest)
+replayed  # ToR's stage-1 logs replayed before its demonstrations are chosen
 for set in "${DATASETS[@]}"; do  # stage 2 for ToR and CoR
     n=${FULL[$set]}
     demos=$(chosen "$set" tor)
