@@ -87,3 +87,36 @@ def test_a_call_made_outside_any_question_is_replayed_at_its_cost():
         predict(question="asked before the evaluation")
     cost = usage.to_dict()
     assert cost["cache_hits"] == 1 and cost["computed"]["prompt_tokens"] == 100 and cost["computed"]["uncosted_hits"] == 0
+
+
+def test_an_output_cut_at_max_tokens_is_counted_and_the_table_says_so(tmp_path):
+    import dataclasses
+
+    from hopkit.data.examples import make_example
+    from hopkit.evaluation.harness import evaluate, format_report
+    from hopkit.evaluation.metrics import get_metric
+    from hopkit.evaluation.run_log import RunLog
+
+    engine = ScriptedEngine([{"answer": "Morn"}, {"answer": "Morn"}])
+    complete = engine.complete
+    replies = iter(["length", "stop"])  # the first question's output stops at max_tokens, the second's does not
+    engine.complete = lambda request: dataclasses.replace(complete(request), finish_reason=next(replies))
+    dspy.configure_cache(enable_disk_cache=False, enable_memory_cache=False)
+    dspy.configure(lm=AccountedLM("local/scripted", engine=engine, cache=False))
+    read = dspy.Predict("question -> answer")
+
+    def predict(question):
+        return dspy.Prediction(answer=read(question=question).answer, citations=[], retrieved=[], trace={})
+
+    examples = [make_example(f"q{i}", f"Where was maker {i} born?", ["Morn"], []) for i in range(2)]
+    report = evaluate(predict, examples, [get_metric("em")], RunLog(tmp_path / "run.jsonl", {}), progress=False)
+    assert [row["cost"]["truncated"] for row in RunLog(tmp_path / "run.jsonl", {}).rows] == [1, 0]
+    assert "LM outputs cut at max_tokens: 1 of 2 calls" in format_report(report, "run")
+
+
+def test_openai_style_responses_report_a_cut_on_their_choices():
+    from hopkit.lm.accounted import _stopped_at_max_tokens
+
+    assert _stopped_at_max_tokens({"choices": [{"finish_reason": "length"}]})
+    assert not _stopped_at_max_tokens({"choices": [{"finish_reason": "stop"}]})
+    assert not _stopped_at_max_tokens(None)

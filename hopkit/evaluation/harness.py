@@ -99,7 +99,7 @@ def summarize(rows: list[dict], metrics: Sequence[Metric], path: Path | None = N
     mean = lambda values: sum(values) / n if n else 0.0  # noqa: E731
     scores = {m.name: mean([r["metrics"][m.name] for r in rows]) for m in metrics}
     costs = [{**r["cost"], **computed_cost(r["cost"])} for r in rows]  # tokens and seconds as computed
-    cost = {name: mean([c.get(name, 0) for c in costs]) for name in (*COST_FIELDS, "uncosted_hits")}
+    cost = {name: mean([c.get(name, 0) for c in costs]) for name in (*COST_FIELDS, "uncosted_hits", "truncated")}
     errors = Counter(r["error"]["type"] for r in rows if r.get("error"))
     return EvalReport(n=n, metrics=scores, cost=cost, errors=errors, path=path, stats=trace_stats(rows))
 
@@ -127,6 +127,10 @@ def format_report(report: EvalReport, label: str) -> str:
     if report.cost.get("uncosted_hits"):
         lines.append(f"cost as computed; {report.cost['uncosted_hits'] * report.n:.0f} replayed LM calls predate the "
                      "cost ledger and count 0 tokens and 0 s")
+    if report.cost.get("truncated"):
+        cut = report.cost["truncated"] * report.n
+        lines.append(f"LM outputs cut at max_tokens: {cut:.0f} of {report.cost['lm_calls'] * report.n:.0f} calls "
+                     "(raise --max-tokens if a step needs the rest)")
     if report.stats:
         lines.append("per question: " + ", ".join(f"{k} {v:.2f}" for k, v in report.stats.items()))
     if report.errors:

@@ -39,6 +39,7 @@ class AccountedLM(dspy.LM):
         usage = current_usage()
         prompt_tokens = completion_tokens = 0
         cache_hit = False
+        truncated = any(_stopped_at_max_tokens(entry.get("response")) for entry in entries)
         for entry in entries:
             numbers = entry.get("usage") or {}
             tokens_in = int(numbers.get("prompt_tokens") or numbers.get("input_tokens") or 0)
@@ -55,4 +56,15 @@ class AccountedLM(dspy.LM):
             ledger.record(key, prompt_tokens, completion_tokens, seconds)
         if usage is None:
             return
-        usage.add_lm_call(prompt_tokens, completion_tokens, seconds, cache_hit, computed)
+        usage.add_lm_call(prompt_tokens, completion_tokens, seconds, cache_hit, computed, truncated)
+
+
+def _stopped_at_max_tokens(response: Any) -> bool:
+    """Whether a response says its output stopped at max_tokens (finish_reason "length"): DSPy's engine response
+    carries the reason itself, an OpenAI-style one (object or dict) on each of its choices."""
+    def field(item: Any, name: str) -> Any:
+        return item.get(name) if isinstance(item, dict) else getattr(item, name, None)
+
+    if field(response, "finish_reason") == "length":
+        return True
+    return any(field(choice, "finish_reason") == "length" for choice in field(response, "choices") or ())

@@ -26,6 +26,7 @@ class Usage:
     cache_hits: int = 0
     retrievals: int = 0
     seconds: float = 0.0
+    truncated: int = 0  # calls whose output stopped at max_tokens (cut short: its fields may be missing or partial)
     # the same calls as they cost when computed: a cache hit adds what its first computation cost
     computed_prompt_tokens: int = 0
     computed_completion_tokens: int = 0
@@ -34,12 +35,14 @@ class Usage:
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False, compare=False)
 
     def add_lm_call(self, prompt_tokens: int, completion_tokens: int, seconds: float, cache_hit: bool,
-                    computed: tuple[int, int, float] | None = None) -> None:
-        """One call as it ran now; ``computed``: a cache hit's (tokens in, tokens out, seconds) when computed."""
+                    computed: tuple[int, int, float] | None = None, truncated: bool = False) -> None:
+        """One call as it ran now; ``computed``: a cache hit's (tokens in, tokens out, seconds) when computed;
+        ``truncated``: its output stopped at max_tokens."""
         if not cache_hit:
             computed = (prompt_tokens, completion_tokens, seconds)
         with self._lock:
             self.lm_calls += 1
+            self.truncated += int(truncated)
             self.prompt_tokens += prompt_tokens
             self.completion_tokens += completion_tokens
             self.lm_seconds += seconds
