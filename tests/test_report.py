@@ -141,3 +141,12 @@ def test_a_check_firing_and_the_citations_titles_are_drawn():
 def test_ircot_columns_that_repeat_each_other_are_one():
     page = build_page([("a", [ircot_row()])])
     assert "<th>sentence (the query)</th>" in page and "<th>query</th>" not in page
+
+
+def test_a_question_whose_lm_output_was_cut_at_max_tokens_says_so(tmp_path):
+    cut = searchain_row("q1", 1.0)
+    cut["cost"] = {**cut["cost"], "truncated": 2}
+    a = _write(tmp_path / "cut.jsonl", [cut, searchain_row("q2", 0.0)])
+    out = tmp_path / "report.html"
+    assert main(["report", a, "--html", str(out)]) == 0
+    assert out.read_text().count("cut at max_tokens") == 1  # the row without cut outputs says nothing
