@@ -82,6 +82,7 @@ def computed_cost(cost: dict) -> dict:
             "completion_tokens": int(computed.get("completion_tokens", cost.get("completion_tokens", 0)) or 0),
             "seconds": float(computed.get("seconds", cost.get("seconds", 0)) or 0),
             "cache_hits": int(cost.get("cache_hits", 0) or 0),
+            "truncated": int(cost.get("truncated", 0) or 0),
             "uncosted_hits": int(computed.get("uncosted_hits", cost.get("cache_hits", 0) if not computed else 0)
                                  or 0)}
 

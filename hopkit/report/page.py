@@ -171,8 +171,7 @@ def _run_cell(index: int, k: int, run: ReportRun, row: dict | None, passages: Pa
     replayed = f", {cost['cache_hits']} from the cache" if cost["cache_hits"] else ""
     if cost["uncosted_hits"]:
         replayed += f" ({cost['uncosted_hits']} replayed from before costs were kept count 0)"
-    truncated = int((row.get("cost") or {}).get("truncated", 0) or 0)
-    cut = f", {truncated} cut at max_tokens" if truncated else ""
+    cut = f", {cost['truncated']} cut at max_tokens" if cost["truncated"] else ""
     cost_text = (f"{cost['lm_calls']} calls{cut}, {cost['prompt_tokens']} tok in, {cost['seconds']:.1f} s as "
                  f"computed{replayed}")
     cited = " ".join(citation(pid, gold, passages) for pid in prediction.get("citations") or [])
