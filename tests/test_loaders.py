@@ -170,3 +170,11 @@ def test_hotpotqa_supporting_sentences_become_a_chain(tmp_path):
     example = data.examples[0]
     assert example.chain == ["Atlas is a novel by Kellis.", "He was born in Morn.", "So the answer is: Morn."]
     assert [data.corpus[pid].title for pid in example.gold_pids] == ["Atlas", "Kellis"]
+
+
+def test_a_local_file_that_is_not_json_lines_says_so_not_that_the_hub_failed(tmp_path):
+    path = tmp_path / "rows.jsonl"
+    path.write_text('{"id": "x", "question": "q?"}\nnot json\n')
+    with pytest.raises(InputError, match=r"could not read .*rows.jsonl as JSON lines .*MuSiQue layout") as caught:
+        load_dataset_spec(f"musique:validation@{path}")
+    assert "hub" not in str(caught.value)

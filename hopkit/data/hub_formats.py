@@ -151,7 +151,14 @@ def load_hub(name: str, split: str, local_file: str | None = None, limit: int | 
             rows = datasets.load_dataset(spec.hub_id, spec.config, split=split)
     except FileNotFoundError as error:
         raise MissingArtifactError(f"dataset file {local_file} does not exist ({error})") from None
-    except Exception as error:  # the hub raises many kinds (ConnectionError, OfflineModeIsEnabled, ...)
+    except Exception as error:
+        if local_file:  # the file is there and does not parse: no hub is involved
+            cause = error.__cause__ or error
+            detail = str(cause).strip().splitlines()[0][:200] if str(cause).strip() else type(cause).__name__
+            raise InputError(
+                f"could not read {local_file} as JSON lines ({type(cause).__name__}: {detail}); each line must be "
+                f"one JSON object in the {spec.hub_id} layout") from None
+        # the hub raises many kinds (ConnectionError, OfflineModeIsEnabled, ...)
         raise MissingArtifactError(
             f"could not load {spec.hub_id} split {split!r} from the Hugging Face hub "
             f"({type(error).__name__}); offline, download the rows once and pass "
