@@ -129,9 +129,9 @@ for set in 2wiki hotpotqa musique; do  # stage 2, the cheaper methods first (IRC
     # demonstration choice on unread questions), then OneR's sweep before SearChain
     n=${FULL[$set]}
     run_at_k "$set" ircot "$(chosen "$set" ircot)" "$n" 4
+    sweep "$set" "$n" hopkit  # OneR's K before the default's check: the row's pair against OneR comes first
     demos=$(chosen "$set" ircot)  # the chosen demonstrations against none on the questions stage 1 never read
     [ "$demos" = zeroshot ] || run "$set" ircot-hopkit-zeroshot "$n" --method ircot --demos-from none
-    sweep "$set" "$n" hopkit
     run "$set" nor-hopkit "$n" --method nor
     run_at_k "$set" searchain "$(chosen "$set" searchain)" "$n" 1
 done
