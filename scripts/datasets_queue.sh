@@ -125,8 +125,8 @@ for set in 2wiki musique hotpotqa; do  # stage 1d: IRCoT with hopkit's own demon
     run "$set" ircot-hopkit-wikidemos 20 --method ircot --demos-from "$(demos_flag "$set" wikidemos)"
 done
 for set in 2wiki hotpotqa musique; do  # stage 2, the cheaper methods first (IRCoT at K=4 until stage 1b has run);
-    # zero-shot IRCoT grown next where demonstrations won stage 1 (the default's check: the
-    # demonstration choice on unread questions), then OneR's sweep before SearChain
+    # OneR's sweep next, then zero-shot IRCoT grown where demonstrations won stage 1 (the default's check: the
+    # demonstration choice on unread questions), NoR and SearChain
     n=${FULL[$set]}
     run_at_k "$set" ircot "$(chosen "$set" ircot)" "$n" 4
     sweep "$set" "$n" hopkit  # OneR's K before the default's check: the row's pair against OneR comes first
