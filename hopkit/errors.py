@@ -29,10 +29,11 @@ class UnknownNameError(InputError):
         import difflib
 
         # a name the input begins (a shortened name: "hotpot") before the closest spelling ("hopkit")
-        close = [k for k in sorted(known) if k.lower().startswith(name.lower())] if name else []
+        known = sorted(known)
+        close = [k for k in known if k.lower().startswith(name.lower())] if name else []
         close = close or difflib.get_close_matches(name, known, n=1)
         hint = f" Did you mean {' or '.join(repr(k) for k in close[:3])}?" if close else ""
-        super().__init__(f"unknown {kind} {name!r}.{hint} Known: {', '.join(sorted(known))}.")
+        super().__init__(f"unknown {kind} {name!r}.{hint} Known: {', '.join(known)}.")
 
 
 class StorageError(InputError):

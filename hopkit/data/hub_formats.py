@@ -154,7 +154,7 @@ def load_hub(name: str, split: str, local_file: str | None = None, limit: int | 
     except Exception as error:
         if local_file:  # the file is there and does not parse: no hub is involved
             cause = error.__cause__ or error
-            detail = str(cause).strip().splitlines()[0][:200] if str(cause).strip() else type(cause).__name__
+            detail = (str(cause).strip().splitlines() or [""])[0][:200]
             raise InputError(
                 f"could not read {local_file} as JSON lines ({type(cause).__name__}: {detail}); each line must be "
                 f"one JSON object in the {spec.hub_id} layout") from None
