@@ -9,11 +9,14 @@ from pathlib import Path
 
 import optuna
 import pytest
+from optuna.trial import TrialState
 
 from hopkit.knobs import KNOBS
 from hopkit.optimize.runner import optimize
 from hopkit.optimize.saved import load_program, read_manifest
 from hopkit.optimize.search_space import profile_defaults, search_space, suggest
+from hopkit.optimize.dead_trials import fail_dead_trials
+from hopkit.optimize.objective import setting_key
 from hopkit.optimize.study import FINISHED, distinct_settings, open_study, run_trials
 from optimize_worker import TableRetriever, configure, request
 
@@ -198,7 +201,21 @@ def test_a_killed_optimization_resumes_from_its_storage(tmp_path):
     study = optuna.load_study(study_name="shared", storage=storage)
     assert distinct_settings(study.trials) == 6 and len(study.get_trials(states=FINISHED)) >= 6
     failed = study.get_trials(states=(optuna.trial.TrialState.FAIL,))
-    assert failed and all(t.params for t in failed)  # the killed trial, failed and retried with its knobs
+    assert failed  # the killed trial, failed whether or not it had recorded a heartbeat
+    finished_settings = {setting_key(t.params) for t in study.get_trials(states=FINISHED)}
+    assert {setting_key(t.params) for t in failed if t.params} <= finished_settings  # retried with its knobs
+
+
+def test_a_trial_killed_before_its_first_heartbeat_is_failed_and_retried(tmp_path):
+    study = open_study("dead", f"sqlite:///{tmp_path / 'study.db'}", ["maximize"], heartbeat_s=1, grace_s=1)
+    space = {"k": optuna.distributions.IntDistribution(1, 20)}
+    killed = study.ask(space)  # running, and no heartbeat ever recorded: optuna alone never fails it
+    time.sleep(1.5)
+    young = study.ask(space)  # within the grace period: its worker may still be starting
+    assert fail_dead_trials(study) == [killed._trial_id]
+    states = {t.number: t.state for t in study.get_trials()}
+    assert states[killed.number] == TrialState.FAIL and states[young.number] == TrialState.RUNNING
+    assert [t.params for t in study.get_trials(states=(TrialState.WAITING,))] == [killed.params]
 
 
 def test_multi_objective_reports_a_pareto_front_and_plots(tmp_path):

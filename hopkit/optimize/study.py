@@ -20,6 +20,7 @@ from optuna.storages import RDBStorage, RetryHeartbeatStaleTrialCallback
 from optuna.trial import FrozenTrial, TrialState
 
 from hopkit.errors import StorageError
+from hopkit.optimize.dead_trials import fail_dead_trials
 from hopkit.optimize.objective import setting_key
 from hopkit.optimize.trial_seeded_sampler import TrialSeededTPESampler
 
@@ -127,9 +128,7 @@ def run_trials(study: optuna.Study, objective: Any, n_trials: int, show_progress
     """Work the study until it holds ``n_trials`` distinct finished settings, counting every
     worker's, or ``cap_factor * n_trials`` trials in all; returns the distinct settings finished."""
     stop = StopAtDistinctSettings(n_trials, cap_factor * n_trials)
-    from optuna.storages import fail_stale_trials
-
-    fail_stale_trials(study)  # a killed worker's trial, even when no new trial is left to start
+    fail_dead_trials(study)  # a killed worker's trial, even when no new trial is left to start
     if not stop.done(study):
         study.optimize(objective, n_trials=None, callbacks=[stop], catch=(), show_progress_bar=show_progress,
                        gc_after_trial=False)
