@@ -12,11 +12,11 @@ import pytest
 from optuna.trial import TrialState
 
 from hopkit.knobs import KNOBS
+from hopkit.optimize.dead_trials import fail_dead_trials
+from hopkit.optimize.objective import setting_key
 from hopkit.optimize.runner import optimize
 from hopkit.optimize.saved import load_program, read_manifest
 from hopkit.optimize.search_space import profile_defaults, search_space, suggest
-from hopkit.optimize.dead_trials import fail_dead_trials
-from hopkit.optimize.objective import setting_key
 from hopkit.optimize.study import FINISHED, distinct_settings, open_study, run_trials
 from optimize_worker import TableRetriever, configure, request
 

@@ -20,40 +20,37 @@ def fail_dead_trials(study: optuna.Study) -> list[int]:
     with warnings.catch_warnings():  # heartbeats are marked experimental in optuna 5
         warnings.simplefilter("ignore", optuna.exceptions.ExperimentalWarning)
         fail_stale_trials(study)
-    storage = study._storage
-    database = getattr(storage, "_backend", storage)  # optuna wraps an RDBStorage in a cache
+    storage = study._storage  # optuna's cache over the database: state changes go through it
+    database = getattr(storage, "_backend", storage)
     if not isinstance(database, RDBStorage) or database.heartbeat_interval is None:
         return []
     grace = timedelta(seconds=database.grace_period or 2 * database.heartbeat_interval)
     failed = []
-    for trial_id in trials_without_heartbeat(database, study._study_id):
-        trial = storage.get_trial(trial_id)
-        started = trial.datetime_start  # set by optuna in local time, as datetime.now() below
-        if trial.state != TrialState.RUNNING or started is None or datetime.now() - started <= grace:
-            continue
+    for trial_id in never_beaten_trials(database, study._study_id, started_before=datetime.now() - grace):
         try:
             if storage.set_trial_state_values(trial_id, state=TrialState.FAIL):
                 failed.append(trial_id)
         except optuna.exceptions.UpdateFinishedTrialError:
-            pass  # another worker failed it first
+            pass  # another worker failed it first, or it finished
     retry = storage.get_heartbeat_stale_trial_callback()
     for trial_id in failed if retry is not None else []:
         retry(study, copy.deepcopy(storage.get_trial(trial_id)))
     return failed
 
 
-def trials_without_heartbeat(storage: RDBStorage, study_id: int) -> list[int]:
-    """Running trials that never recorded a heartbeat. Reads optuna's heartbeat table, which has no
-    public reader; an optuna that renames it makes this return nothing, never fail."""
+def never_beaten_trials(database: RDBStorage, study_id: int, started_before: datetime) -> list[int]:
+    """Running trials started before ``started_before`` (local time, as optuna stamps them) that never
+    recorded a heartbeat. Reads optuna's heartbeat table, which has no public reader; an optuna that
+    moves it makes this return nothing, never fail."""
     try:
-        from optuna.storages._rdb import models
+        from optuna.storages._rdb.models import TrialModel
     except ImportError:
         return []
-    session = storage.scoped_session()
+    session = database.scoped_session()
     try:
-        running = (session.query(models.TrialModel)
-                   .filter(models.TrialModel.state == TrialState.RUNNING)
-                   .filter(models.TrialModel.study_id == study_id).all())
-        return [trial.trial_id for trial in running if not getattr(trial, "heartbeats", [None])]
+        running = (session.query(TrialModel)
+                   .filter(TrialModel.state == TrialState.RUNNING, TrialModel.study_id == study_id).all())
+        return [trial.trial_id for trial in running if not getattr(trial, "heartbeats", True)
+                and trial.datetime_start is not None and trial.datetime_start < started_before]
     finally:
         session.close()
