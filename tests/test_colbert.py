@@ -36,6 +36,21 @@ def test_index_records_how_it_was_built(index, slice_corpus, checkpoint):
     manifest = json.loads((index / "hopkit-index.json").read_text())
     assert manifest["checkpoint"] == checkpoint and manifest["settings"]["nbits"] == 2
     assert manifest["corpus_sha256"] == slice_corpus.fingerprint() and manifest["index_bytes"] > 0
+    assert manifest["kmeans_ran_on"] == "faiss"  # "auto" on a machine without a GPU
+
+
+def test_an_index_clustered_by_torchs_kmeans_finds_the_same_paragraphs(index, slice_corpus, checkpoint, tmp_path):
+    from colbert.indexing import collection_indexer
+
+    original = collection_indexer.compute_faiss_kmeans
+    torch_index = build_colbert_index(slice_corpus, checkpoint, tmp_path / "torch.colbert",
+                                      ColBERTIndexSettings(nbits=2, kmeans_niters=2, kmeans="torch"))
+    assert collection_indexer.compute_faiss_kmeans is original
+    assert json.loads((torch_index / "hopkit-index.json").read_text())["kmeans_ran_on"] == "torch"
+    by_torch, by_faiss = load_index(torch_index), load_index(index)
+    for position in range(0, 80, 8):
+        query = slice_corpus.at(position).title
+        assert by_torch.retrieve(query, 1)[0].pid == by_faiss.retrieve(query, 1)[0].pid == slice_corpus.at(position).pid
 
 
 def test_search_finds_a_paragraph_by_its_own_words(index, slice_corpus):

@@ -65,7 +65,8 @@ def cmd_index(args: argparse.Namespace) -> None:
 
         if not args.checkpoint:
             raise InputError("--backend colbert needs --checkpoint (a folder from `hopkit train-retriever`, or a hub name)")
-        settings = ColBERTIndexSettings(nbits=args.nbits, doc_maxlen=args.doc_maxlen, kmeans_niters=args.kmeans_niters)
+        settings = ColBERTIndexSettings(nbits=args.nbits, doc_maxlen=args.doc_maxlen, kmeans_niters=args.kmeans_niters,
+                                        kmeans=args.kmeans)
         build_colbert_index(corpus, resolve_checkpoint(args.checkpoint), out, settings)
     print(f"{args.backend} index of {len(corpus)} passages in {out} ({time.perf_counter() - start:.1f}s)")
 
@@ -377,7 +378,7 @@ def cmd_bench_retrieval(args: argparse.Namespace) -> None:
     parse_plaid(args.plaid)  # a bad setting fails before any index is built
     try:
         rows = bench_sizes(sizes, backends, args.n, args.k, args.batch, args.checkpoint, args.plaid,
-                           grid=args.plaid_grid)
+                           grid=args.plaid_grid, kmeans=args.kmeans)
     except (ValueError, RuntimeError) as error:
         raise InputError(str(error)) from None
     print(HEADER)

@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 from hopkit.cli.environment import apply_defaults
+from hopkit.retrieval.colbert.torch_kmeans import KMEANS_BACKENDS
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -33,6 +34,9 @@ def build_parser() -> argparse.ArgumentParser:
     index.add_argument("--nbits", type=int, default=2, help="ColBERT residual compression bits")
     index.add_argument("--doc-maxlen", type=int, default=180)
     index.add_argument("--kmeans-niters", type=int, default=4)
+    index.add_argument("--kmeans", default="auto", choices=list(KMEANS_BACKENDS),
+                       help="where ColBERT's k-means runs: auto (torch on a GPU that faiss cannot use, else faiss), "
+                            "faiss (colbert-ai's own) or torch")
     index.set_defaults(run=commands.cmd_index)
 
     train = verbs.add_parser("train-retriever", help="derive and fine-tune a ColBERT checkpoint")
@@ -76,6 +80,8 @@ def build_parser() -> argparse.ArgumentParser:
                        help="ColBERT: sweep settings, e.g. 'ncells=1,2,4;centroid_score_threshold=0.3,0.5;ndocs=256,1024'"
                             " ('|' adds another grid, e.g. a near-exhaustive reference point) and report the fastest"
                             " within 1 point of the best recall@15")
+    scale.add_argument("--kmeans", default="auto", choices=list(KMEANS_BACKENDS),
+                       help="where ColBERT's k-means runs while indexing (see hopkit index --kmeans)")
     scale.add_argument("--out", type=Path, default=None, help="write the rows as JSON here too")
     scale.set_defaults(run=commands.cmd_bench_retrieval)
 

@@ -101,7 +101,7 @@ def choose_plaid(rows: list["ScaleRow"], tolerance: float = 0.01) -> "ScaleRow |
 
 
 def bench_sizes(sizes: list[int], backends: list[str], n: int, k: int, batch: int, checkpoint: str | None,
-                plaid: str | None, say=print, grid: str | None = None) -> list[ScaleRow]:
+                plaid: str | None, say=print, grid: str | None = None, kmeans: str = "auto") -> list[ScaleRow]:
     from hopkit.cli.components import default_index_path
     from hopkit.data.registry import load_dataset_spec
     from hopkit.retrieval.staging import MANIFEST
@@ -119,7 +119,7 @@ def bench_sizes(sizes: list[int], backends: list[str], n: int, k: int, batch: in
                 if backend == "colbert":
                     if not checkpoint:
                         raise ValueError("ColBERT needs --checkpoint (e.g. ~/.cache/hopkit/checkpoints/colbert-minilm-ft)")
-                    command += ["--checkpoint", checkpoint]
+                    command += ["--checkpoint", checkpoint, "--kmeans", kmeans]
                 build_s, build_peak, _ = _child(command)
             for setting in (plaid_grid(grid) if backend == "colbert" and grid else [plaid or ""]):
                 say(f"searching {size:,} passages with {backend} {setting} ...")

@@ -27,6 +27,9 @@
    50,000 passages or more failed after its whole k-means ("quantile() input tensor is too large"; 128-dim
    ColBERTv2 stays under it). ``bounded_heldout`` keeps the held-out rows within the limit while indexing;
    the rows it leaves out (0.3% of the sample at 50k passages) were never part of the k-means anyway.
+8. Its k-means asks faiss for the GPU, and PyPI's faiss-cpu silently clusters on the CPU instead, the longest
+   step of a large build on a GPU machine. ``torch_kmeans.kmeans_backend`` (an index setting, ``--kmeans``) runs
+   the same Lloyd's k-means in torch on the GPU there; see that module.
 """
 
 from __future__ import annotations

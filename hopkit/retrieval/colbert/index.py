@@ -10,6 +10,7 @@ from pathlib import Path
 from hopkit.data.corpus import Corpus
 from hopkit.data.passage import Passage
 from hopkit.retrieval.colbert.compat import bounded_heldout, no_git_metadata, run_config
+from hopkit.retrieval.colbert.torch_kmeans import KmeansBackend, kmeans_backend, uses_torch
 from hopkit.retrieval.staging import fresh_staging, publish
 
 PLAID_FOLDER = "plaid"
@@ -21,6 +22,7 @@ class ColBERTIndexSettings:
     doc_maxlen: int = 180
     kmeans_niters: int = 4
     index_bsize: int = 32
+    kmeans: KmeansBackend = "auto"  # where the k-means runs: torch on a GPU that faiss cannot use (compat item 8)
 
 
 def colbert_text(passage: Passage) -> str:
@@ -38,7 +40,8 @@ def build_colbert_index(corpus: Corpus, checkpoint: str, out: Path,
     out = Path(out).resolve()
     staging = fresh_staging(out)
     start = time.perf_counter()
-    with Run().context(run_config(staging / "colbert-run", "index")), no_git_metadata(), bounded_heldout():
+    with Run().context(run_config(staging / "colbert-run", "index")), no_git_metadata(), bounded_heldout(), \
+            kmeans_backend(settings.kmeans):
         config = ColBERTConfig(nbits=settings.nbits, doc_maxlen=settings.doc_maxlen,
                                kmeans_niters=settings.kmeans_niters, index_bsize=settings.index_bsize,
                                index_path=str(staging / PLAID_FOLDER))
@@ -51,5 +54,6 @@ def build_colbert_index(corpus: Corpus, checkpoint: str, out: Path,
     size = sum(f.stat().st_size for f in (staging / PLAID_FOLDER).rglob("*") if f.is_file())
     manifest = {"backend": "colbert", "checkpoint": checkpoint, "settings": asdict(settings),
                 "passages": len(corpus), "corpus_sha256": corpus.fingerprint(),
+                "kmeans_ran_on": "torch" if uses_torch(settings.kmeans) else "faiss",
                 "build_seconds": round(seconds, 1), "index_bytes": size}
     return publish(staging, out, manifest)
