@@ -73,3 +73,19 @@ def test_measure_search_reports_the_share_of_each_questions_gold_in_its_top_k():
     measured = measure_search(Fixed(), [("q", "a")], k=15, batch=4,
                               questions=[("one", ["a", "x"]), ("two", ["b", "c"])])
     assert measured["question_recall@15"] == 0.75 and measured["recall@1"] == 1.0
+
+
+def test_the_kmeans_backend_reaches_the_colbert_build(monkeypatch, tmp_path):
+    from hopkit.evaluation import scale_bench
+
+    monkeypatch.setenv("HOPKIT_HOME", str(tmp_path))
+    commands = []
+
+    def child(command):
+        commands.append(command)
+        raise RuntimeError("stop after the build command")
+
+    monkeypatch.setattr(scale_bench, "_child", child)
+    with pytest.raises(RuntimeError):
+        scale_bench.bench_sizes([3000], ["colbert"], 5, 15, 8, "CKPT", None, say=lambda _: None, kmeans="torch")
+    assert commands[0][commands[0].index("--kmeans") + 1] == "torch" and "CKPT" in commands[0]
