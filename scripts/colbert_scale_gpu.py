@@ -1,7 +1,10 @@
 """ColBERT at 200k (and 50k) passages on a GPU: the row issue 24 left for a session with one.
 
     python scripts/colbert_scale_gpu.py prepare .gpu          # here: the MiniLM ColBERT init as an fp16 copy
-    python scripts/colbert_scale_gpu.py run .gpu OUT [SIZES]  # on the GPU machine (default sizes 200000,50000)
+    python scripts/colbert_scale_gpu.py run .gpu OUT [SIZES [GRID]]  # on the GPU machine (default sizes 200000,50000)
+
+GRID, as ``hopkit bench-retrieval --plaid-grid`` takes it, replaces the three settings below (e.g. to find the
+setting that keeps question recall within a point at 200k, which the 50k choice does not).
 
 ``run`` does on the GPU what the CPU rows of docs/results.md did on 2 cores, with the same recipe: fine-tune the
 MiniLM ColBERT init on the bundled triples (400 steps, as README's train-retriever command), grow the bundled world
@@ -109,10 +112,10 @@ def search_child(index: Path, dev_file: Path, plaid: str) -> None:
     print(json.dumps(measure_search(load_index(index, parse_plaid(plaid)), items, 15, 32, questions=questions)))
 
 
-def run(folder: Path, out: Path, sizes: list[int]) -> None:
+def run(folder: Path, out: Path, sizes: list[int], grid: str | None = None) -> None:
     import torch
 
-    from hopkit.evaluation.scale_bench import _child, folder_mb
+    from hopkit.evaluation.scale_bench import _child, folder_mb, plaid_grid
     from hopkit.paths import home
 
     out.mkdir(parents=True, exist_ok=True)
@@ -140,7 +143,8 @@ def run(folder: Path, out: Path, sizes: list[int]) -> None:
         built = json.loads(printed.strip().splitlines()[-1])
         keep({"step": "build", "passages": size, "checkpoint": checkpoint.name, "build_s": round(build_s, 1), "build_peak_mb": round(build_peak),
               "index_mb": round(folder_mb(index), 1), **built})
-        for name, plaid in SETTINGS.items():
+        settings = {plaid: plaid for plaid in plaid_grid(grid)} if grid else SETTINGS
+        for name, plaid in settings.items():
             _, search_peak, printed = _child([sys.executable, script, "search-child", str(index),
                                               str(grown / "dev.jsonl"), plaid])
             keep({"step": "search", "passages": size, "setting": name, "plaid": plaid,
@@ -153,7 +157,8 @@ if __name__ == "__main__":
         prepare(Path(args[0]))
     elif verb == "run":
         os.environ.setdefault("TORCH_EXTENSIONS_DIR", str(Path(args[0]).resolve() / "torch-extensions"))
-        run(Path(args[0]), Path(args[1]), [int(s) for s in (args[2] if len(args) > 2 else "200000,50000").split(",")])
+        run(Path(args[0]), Path(args[1]), [int(s) for s in (args[2] if len(args) > 2 else "200000,50000").split(",")],
+            args[3] if len(args) > 3 else None)
     elif verb == "build-child":
         build_child(Path(args[0]), args[1], Path(args[2]))
     elif verb == "search-child":
