@@ -36,9 +36,7 @@ TRAIN_STEPS = 400
 
 
 def prepare(folder: Path) -> None:
-    import shutil
-
-    from safetensors.torch import load_file, save_file
+    from cuda_paths import fp16_copy  # scripts/, beside this script
 
     from hopkit.paths import home
     from hopkit.retrieval.colbert.checkpoints import derive_from_minilm
@@ -47,13 +45,7 @@ def prepare(folder: Path) -> None:
     if not (source / "model.safetensors").is_file():
         source = derive_from_minilm(source)
     init = folder / "init"
-    init.mkdir(parents=True, exist_ok=True)
-    for item in source.iterdir():
-        if item.is_file() and item.name != "model.safetensors":
-            shutil.copy(item, init / item.name)
-    weights = load_file(source / "model.safetensors")
-    save_file({k: v.half() if v.is_floating_point() else v for k, v in weights.items()},
-              init / "model.safetensors", metadata={"format": "pt"})
+    fp16_copy(source, init)
     print(f"prepared {init}: the MiniLM ColBERT init from {source} (fp16; loaded into fp32 there)")
 
 

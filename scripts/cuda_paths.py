@@ -26,24 +26,30 @@ READER_QUESTIONS = 200
 LATENCY_QUERIES = 200
 
 
+def fp16_copy(source: Path, out: Path) -> None:
+    """A checkpoint folder with its weights in fp16 (half the transfer; loaded back into fp32 where it runs)."""
+    import shutil
+
+    from safetensors.torch import load_file, save_file
+
+    out.mkdir(parents=True, exist_ok=True)
+    for item in source.iterdir():
+        if item.is_file() and item.name != "model.safetensors":
+            shutil.copy(item, out / item.name)
+    weights = load_file(source / "model.safetensors")
+    save_file({k: v.half() if v.is_floating_point() else v for k, v in weights.items()},
+              out / "model.safetensors", metadata={"format": "pt"})
+
+
 def prepare(folder: Path, checkpoint: Path | None = None) -> None:
     """``checkpoint``: any MiniLM ColBERT checkpoint folder (default: the one fine-tuned on the bundled triples);
     the check compares the two paths on the same weights, so which fine-tuning it had does not matter."""
     import shutil
 
-    from safetensors.torch import load_file, save_file
-
     from hopkit.paths import home
 
     source = checkpoint or home() / "checkpoints" / "colbert-minilm-ft"
-    checkpoint = folder / "checkpoint"
-    checkpoint.mkdir(parents=True, exist_ok=True)
-    for item in source.iterdir():
-        if item.name != "model.safetensors":
-            shutil.copy(item, checkpoint / item.name)
-    weights = load_file(source / "model.safetensors")
-    save_file({k: v.half() if v.is_floating_point() else v for k, v in weights.items()},
-              checkpoint / "model.safetensors", metadata={"format": "pt"})
+    fp16_copy(source, folder / "checkpoint")
     data = folder / "data"
     data.mkdir(exist_ok=True)
     bundled = max((home() / "data").glob("bundled-v*"), key=lambda p: int(p.name.rsplit("v", 1)[1]))
