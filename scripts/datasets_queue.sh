@@ -10,9 +10,9 @@
 # demonstrations: scripts/k_choice.py; OneR's K is swept the same way), and SearChain at its k from stage 1c (k=3
 # against the paper's top-1 on the same 20 questions), stage 1d IRCoT with hopkit's own demonstrations (hopkit:wiki,
 # rendered to hopkit-wiki-demos.txt for the pinned code). Order: stage 1, 1c and 1d, stage 2 for IRCoT (K=4),
-# zero-shot IRCoT, OneR, NoR and SearChain, ToR's stage 1 and 2 with CoR, stage 3: the
-# same with --profile paper (IRCoT at K=4 unless stage 1b has run), stage 1b (a K that wins reruns IRCoT's stage 2),
-# stage 1e (IRCoT with hopkit:wiki-balanced on 2Wiki and HotpotQA's stage-2 questions). The retriever is `--retriever auto` (BM25 unless the set's fine-tuned ColBERT has the higher
+# zero-shot IRCoT, OneR, NoR and SearChain, ToR's stage 1, stage 1b (a K that wins reruns IRCoT's stage 2; moved
+# before ToR's stage 2 in session 54: IRCoT's K per set is the paper's own tuning and can change the default row
+# that trails OneR on MuSiQue), ToR's stage 2 with CoR, stage 3: the same with --profile paper, stage 1e (IRCoT with hopkit:wiki-balanced on 2Wiki and HotpotQA's stage-2 questions). The retriever is `--retriever auto` (BM25 unless the set's fine-tuned ColBERT has the higher
 # question recall: scripts/retriever_choice.sh builds those indexes). The table: python scripts/datasets_table.py
 # Setup first: scripts/install.sh, hopkit models fetch qwen1.5b, bash scripts/retriever_choice.sh.
 set -u
@@ -138,6 +138,15 @@ done
 replayed  # the stage-2 table so far, with hopkit's current defaults
 stage1 tor zeroshot indomain  # (hopkit:wiki left out: its IRCoT lead on 2Wiki's first 20 did not hold on the rest)
 replayed  # ToR's stage-1 logs replayed before its demonstrations are chosen
+for set in musique 2wiki hotpotqa; do  # stage 1b (the set where IRCoT trails OneR first): IRCoT's K (4 ran in stage 1); a K that wins reruns stage 2 at that K
+    demos=$(chosen "$set" ircot)
+    for k in 2 6 8; do
+        run "$set" "ircot-ksweep-hopkit/ircot-k$k-$demos" 20 --method ircot --set "k=$k" \
+            --demos-from "$(demos_flag "$set" "$demos")"
+    done
+    run_at_k "$set" ircot "$demos" "${FULL[$set]}" 4
+done
+replayed  # IRCoT at the K its sweep chose
 for set in "${DATASETS[@]}"; do  # stage 2 for ToR and CoR
     n=${FULL[$set]}
     demos=$(chosen "$set" tor)
@@ -159,15 +168,6 @@ for set in "${DATASETS[@]}"; do  # stage 3: the papers' methods as written, same
     done
 done
 replayed
-for set in "${DATASETS[@]}"; do  # stage 1b: IRCoT's K (4 ran in stage 1); a K that wins reruns stage 2 at that K
-    demos=$(chosen "$set" ircot)
-    for k in 2 6 8; do
-        run "$set" "ircot-ksweep-hopkit/ircot-k$k-$demos" 20 --method ircot --set "k=$k" \
-            --demos-from "$(demos_flag "$set" "$demos")"
-    done
-    run_at_k "$set" ircot "$demos" "${FULL[$set]}" 4
-done
-replayed  # IRCoT at the K its sweep chose
 for set in 2wiki hotpotqa; do  # stage 1e (last: IRCoT's default on both is zero-shot since stage 2): hopkit:wiki with its yes/no labels even (hopkit:wiki-balanced, rendered for
     # the pinned code) on stage 2's questions, paired with hopkit:wiki's stage-2 log
     run "$set" ircot-hopkit-wikibalanced "${FULL[$set]}" --method ircot \
