@@ -83,3 +83,13 @@ def test_the_users_value_and_the_paper_profile_win(tmp_path, hopkit_home, oner_o
     assert "measured_knobs" not in meta and len(row["prediction"]["retrieved"]) == 3
     row, meta = _eval(tmp_path, "paper", "--profile", "paper")
     assert "measured_knobs" not in meta and len(row["prediction"]["retrieved"]) > 2
+
+
+def test_the_knobs_verb_shows_the_value_measured_on_a_dataset(oner_on_musique, capsys):
+    from hopkit.cli.main import main
+
+    assert main(["knobs", "oner", "--dataset", "musique:validation"]) == 0
+    assert "k = 2 (tuned on musique:validation's dev questions" in capsys.readouterr().out
+    assert main(["knobs", "oner", "--dataset", "musique:validation", "--set", "k=5"]) == 0
+    shown = capsys.readouterr().out
+    assert "k = 5" in shown and "tuned on" not in shown
