@@ -19,6 +19,7 @@ from statistics import mean
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from demos_choice import choose  # noqa: E402
+from k_choice import DEFAULT_K, choose_k  # noqa: E402
 
 from hopkit.evaluation.metrics import recall_at  # noqa: E402
 from hopkit.evaluation.paired import compare_runs, read_rows  # noqa: E402
@@ -48,11 +49,16 @@ def best_oner(folder: Path, profile: str) -> tuple[int, dict[str, dict]] | None:
 
 def method_log(folder: Path, method: str, profile: str) -> tuple[Path | None, dict[str, dict]]:
     """The method's longest log for the profile (stage 2 grows the chosen demonstrations' log); at equal lengths
-    (stage 1) the log of the demonstrations scripts/demos_choice.py chose. (None, {}) when there is none."""
+    the log of the demonstrations scripts/demos_choice.py chose, at the K scripts/k_choice.py chose (IRCoT and
+    SearChain: stage 2 may hold a log at the default K and one at the sweep's K). (None, {}) when there is none."""
     names = [f"{method}-{profile}*.jsonl"] + (["nor-hopkit*.jsonl"] if method == "nor" else [])
     chosen, _ = choose(folder, method)
+    ends = (f"-{chosen}",)
+    if method in DEFAULT_K:
+        k = choose_k(folder, method, chosen, profile)[0]
+        ends = (f"-{chosen}-k{k}",) if k != DEFAULT_K[method] else ends
     logs = [(path, read_rows(path)) for pattern in names for path in folder.glob(pattern)]
-    return max(logs, key=lambda log: (len(log[1]), log[0].stem.endswith(f"-{chosen}")), default=(None, {}))
+    return max(logs, key=lambda log: (len(log[1]), log[0].stem.endswith(ends)), default=(None, {}))
 
 
 def method_rows(folder: Path, method: str, profile: str) -> dict[str, dict]:

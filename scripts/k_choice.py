@@ -4,7 +4,10 @@ scripts/oner_k_sweep.py), and SearChain's k in {1, 3} (the paper reads top-1; ho
 in docs/results.md found k=3 reaching more gold paragraphs on all three sets). Reads stage 1's logs of
 scripts/datasets_queue.sh: the method's default is its own log (`<method>-hopkit-<demos>.jsonl`), the others
 `<method>-ksweep-hopkit/<method>-k<K>-<demos>.jsonl`. Only the questions every log holds count; a tie goes to the
-smaller K (fewer paragraphs read).
+smaller K (fewer paragraphs read). Where stage 2 grew the winner's log (`<method>-hopkit-<demos>-k<K>.jsonl`) and the
+default's past the sweep's questions, the choice is made again between the two on the questions the sweep never
+read (a choice made on 20 questions must hold on the ones it did not see, as scripts/demos_choice.py asks of
+demonstrations; a K that holds is what hopkit/knobs/measured.py may take).
 
     python scripts/k_choice.py docs/runs/datasets/musique ircot indomain [--explain]
 """
@@ -15,7 +18,7 @@ from pathlib import Path
 from statistics import mean
 
 from choice_cli import print_choice
-from hopkit.evaluation.paired import read_rows
+from hopkit.evaluation.paired import compare_runs, read_rows
 
 DEFAULT_K = {"ircot": 4, "searchain": 1}  # the method's own default, the K its stage-1 log ran
 
@@ -37,7 +40,21 @@ def choose_k(folder: Path, method: str, demos: str, profile: str = "hopkit") -> 
         return DEFAULT_K[method], "the sweep's logs share no question"
     f1 = {k: mean(r[q]["metrics"]["f1"] for q in shared) for k, r in rows.items()}
     best = max(f1, key=lambda k: (f1[k], -k))
-    return best, f"F1 by K (n = {len(shared)}): " + ", ".join(f"K={k} {100 * v:.1f}" for k, v in f1.items())
+    why = f"F1 by K (n = {len(shared)}): " + ", ".join(f"K={k} {100 * v:.1f}" for k, v in f1.items())
+    default, grown = DEFAULT_K[method], folder / f"{method}-{profile}-{demos}-k{best}.jsonl"
+    if best == default or not grown.exists():
+        return best, why
+    unseen = (set(read_rows(grown)) & set(rows[default])) - shared
+    if not unseen:
+        return best, why
+    later = {k: read_rows(path) for k, path in ((default, k_logs(folder, method, demos, profile)[default]),
+                                                 (best, grown))}
+    diff = compare_runs({q: later[default][q] for q in unseen}, {q: later[best][q] for q in unseen},
+                        ["f1"]).differences[0]
+    held = best if diff.diff > 0 else min(best, default) if diff.diff == 0 else default
+    verdict = "held" if held == best else f"not held: K={held}"
+    return held, (f"{why}; on the {len(unseen)} questions the sweep never read, K={best} - K={default} F1 "
+                  f"{100 * diff.diff:+.1f} [{100 * diff.low:+.1f}, {100 * diff.high:+.1f}] ({verdict})")
 
 
 def main() -> None:

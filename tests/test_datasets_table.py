@@ -124,3 +124,29 @@ def test_check_firings_count_changes_and_their_direction_wherever_the_trace_keep
                                       "worse": 0, "better": 1}
     assert counts["yes_no_check"]["fired"] == 2 and counts["yes_no_check"]["changed"] == 1
     assert counts["yes_no_check"]["right_to_wrong"] == 1 and counts["short_form"]["fired"] == 0
+
+
+def test_a_k_chosen_on_the_sweep_must_hold_on_the_questions_stage_2_adds(tmp_path):
+    choice = _script("k_choice")
+    _log(tmp_path / "ircot-hopkit-indomain.jsonl", [0.0, 0.0, 1.0, 1.0])  # K=4 in stage 2
+    _log(tmp_path / "ircot-ksweep-hopkit" / "ircot-k6-indomain.jsonl", [1.0, 0.0])
+    assert choice.choose_k(tmp_path, "ircot", "indomain")[0] == 6  # the sweep's two: not grown yet
+    _log(tmp_path / "ircot-hopkit-indomain-k6.jsonl", [1.0, 0.0, 1.0, 0.0])  # K=6 grown: loses on the unseen two
+    k, why = choice.choose_k(tmp_path, "ircot", "indomain")
+    assert k == 4 and "on the 2 questions the sweep never read, K=6 - K=4 F1 -50.0" in why and "not held: K=4" in why
+    _log(tmp_path / "ircot-hopkit-indomain-k6.jsonl", [1.0, 0.0, 1.0, 1.0])  # ties on them: the smaller K
+    assert choice.choose_k(tmp_path, "ircot", "indomain")[0] == 4
+    _log(tmp_path / "ircot-hopkit-indomain-k6.jsonl", [1.0, 0.0, 1.0, 1.0, 1.0])
+    _log(tmp_path / "ircot-hopkit-indomain.jsonl", [0.0, 0.0, 1.0, 1.0, 0.0])
+    k, why = choice.choose_k(tmp_path, "ircot", "indomain")
+    assert k == 6 and why.endswith("(held)")
+
+
+def test_the_table_reads_the_log_at_the_k_that_held(tmp_path):
+    table = _script("datasets_table")
+    _log(tmp_path / "ircot-hopkit-zeroshot.jsonl", [0.0, 0.0, 1.0, 1.0])
+    _log(tmp_path / "ircot-ksweep-hopkit" / "ircot-k6-zeroshot.jsonl", [1.0, 0.0])
+    _log(tmp_path / "ircot-hopkit-zeroshot-k6.jsonl", [1.0, 0.0, 1.0, 1.0])  # held on the unseen two? a tie: K=4
+    assert table.method_log(tmp_path, "ircot", "hopkit")[0].name == "ircot-hopkit-zeroshot.jsonl"
+    _log(tmp_path / "ircot-hopkit-zeroshot.jsonl", [0.0, 0.0, 1.0, 0.0])  # K=6 leads on them too
+    assert table.method_log(tmp_path, "ircot", "hopkit")[0].name == "ircot-hopkit-zeroshot-k6.jsonl"
