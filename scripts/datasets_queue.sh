@@ -137,6 +137,9 @@ for set in 2wiki hotpotqa musique; do  # stage 2, the cheaper methods first (IRC
 done
 replayed  # the stage-2 table so far, with hopkit's current defaults
 stage1 tor zeroshot indomain  # (hopkit:wiki left out: its IRCoT lead on 2Wiki's first 20 did not hold on the rest)
+# stage 1f (session 54): ToR with hopkit:wiki on MuSiQue, the offline fallback's candidate where zero-shot ToR hardly
+# searches (0.2 searches a question on the first 20) and MuSiQue's train split, the in-domain source, needs the hub
+run musique tor-hopkit-wikidemos 20 --method tor --demos-from "$(demos_flag musique wikidemos)"
 replayed  # ToR's stage-1 logs replayed before its demonstrations are chosen
 for set in musique 2wiki hotpotqa; do  # stage 1b (the set where IRCoT trails OneR first): IRCoT's K (4 ran in stage 1); a K that wins reruns stage 2 at that K
     demos=$(chosen "$set" ircot)
