@@ -44,13 +44,11 @@ def choose_k(folder: Path, method: str, demos: str, profile: str = "hopkit") -> 
     default, grown = DEFAULT_K[method], folder / f"{method}-{profile}-{demos}-k{best}.jsonl"
     if best == default or not grown.exists():
         return best, why
-    unseen = (set(read_rows(grown)) & set(rows[default])) - shared
+    at_best = read_rows(grown)
+    unseen = (set(at_best) & set(rows[default])) - shared
     if not unseen:
         return best, why
-    later = {k: read_rows(path) for k, path in ((default, k_logs(folder, method, demos, profile)[default]),
-                                                 (best, grown))}
-    diff = compare_runs({q: later[default][q] for q in unseen}, {q: later[best][q] for q in unseen},
-                        ["f1"]).differences[0]
+    diff = compare_runs({q: rows[default][q] for q in unseen}, {q: at_best[q] for q in unseen}, ["f1"]).differences[0]
     held = best if diff.diff > 0 else min(best, default) if diff.diff == 0 else default
     verdict = "held" if held == best else f"not held: K={held}"
     return held, (f"{why}; on the {len(unseen)} questions the sweep never read, K={best} - K={default} F1 "
