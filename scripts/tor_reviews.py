@@ -7,7 +7,8 @@ A review "reads gold" when a paragraph it reviewed is one of the question's gold
 reviews its own paragraph (its ancestors were reviewed by their own nodes); a CoR node reviews its whole
 path, every paragraph retrieved so far. Each wrong answer (EM 0) gets the first cause that fits: no gold paragraph was ever reviewed (retrieval); gold was reviewed
 but none was accepted into the evidence (review: a gold paragraph was rejected, or gold was only searched on);
-gold was in the evidence (fusion).
+gold was in the evidence (fusion). An accept puts its whole path into the evidence: the accepts whose path holds
+no gold paragraph at all are counted apart (what fusion reads that cannot lead to the answer).
 """
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ def review_counts(rows: list[dict]) -> Counter:
                 continue
             counts[action] += 1
             counts[f"{action} gold"] += bool(reviewed_pids(row, node) & gold)
+            counts[f"{action} no gold on path"] += not set(node.get("path") or [node.get("pid")]) & gold
     return counts
 
 
@@ -67,6 +69,7 @@ def main() -> None:
     for action in ACTIONS:
         print(f"  {action:<7} {counts[action]:>4}  ({counts[action] / len(rows):.2f}/q), of a gold paragraph "
               f"{counts[f'{action} gold']}")
+    print(f"  accepts with no gold paragraph on their path: {counts['accept no gold on path']} of {counts['accept']}")
     print("losses:")
     for cause, count in Counter(loss_cause(row) for row in rows).most_common():
         print(f"  {cause:<45} {count}")
