@@ -3,20 +3,7 @@ answer's cause."""
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
-
-SCRIPTS = Path(__file__).resolve().parent.parent / "scripts"
-
-
-def _script():
-    if str(SCRIPTS) not in sys.path:
-        sys.path.insert(0, str(SCRIPTS))
-    spec = importlib.util.spec_from_file_location("tor_reviews", SCRIPTS / "tor_reviews.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+from test_datasets_table import _script as load_script
 
 
 def _row(nodes: list[dict], evidence: list[list[str]], em: float = 0.0) -> dict:
@@ -25,7 +12,7 @@ def _row(nodes: list[dict], evidence: list[list[str]], em: float = 0.0) -> dict:
 
 
 def test_counts_and_causes():
-    tor = _script()
+    tor = load_script("tor_reviews")
     accepted_wrong = _row([{"pid": "x", "path": ["x"], "action": "accept"},
                            {"pid": "g1", "path": ["g1"], "action": "reject"}], [["x"]])
     accepted_child = _row([{"pid": "g1", "path": ["g1"], "action": "search"},

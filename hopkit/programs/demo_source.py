@@ -42,7 +42,9 @@ MEASURED_DEFAULTS: dict[tuple[str, str], tuple[str, ...]] = {
 
 def default_sources(dataset_name: str | None, method: str | None) -> tuple[str, ...]:
     """What ``auto`` tries for a method on a real dataset, in order; empty: zero-shot."""
-    return MEASURED_DEFAULTS.get((method or "", (dataset_name or "").split(":")[0]), ())
+    from hopkit.knobs.measured import dataset_family
+
+    return MEASURED_DEFAULTS.get((method or "", dataset_family(dataset_name)), ())
 
 
 def resolve_demos_from(spec: str | None, dataset_name: str | None, method: str | None = None) -> str | None:
