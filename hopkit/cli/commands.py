@@ -43,6 +43,18 @@ def cmd_data_build(args: argparse.Namespace) -> None:
           f"questions {manifest['questions']}, {manifest['triples']} retriever triples")
 
 
+def cmd_data_add(args: argparse.Namespace) -> None:
+    from hopkit.data.stored_copies import store_copy
+
+    kind, _, split = args.spec.partition(":")
+    if not split or "@" in split:
+        raise InputError(f"name a hub split as NAME:SPLIT, e.g. musique:train (got {args.spec!r}); the file goes in "
+                         "--from")
+    path, examples = store_copy(kind, split, args.rows_file)
+    print(f"{kind}:{split}: {examples} examples stored in {path}; `{kind}:{split}` reads them from now on "
+          f"(delete the file to use the hub again)")
+
+
 def _corpus(args: argparse.Namespace):
     from hopkit.data.corpus import Corpus
 

@@ -1,7 +1,8 @@
 """The demonstrations a command builds a program from: the spec ``--demos-from`` names, resolved for the method
 and the dataset (hopkit/programs/demo_source.py), and loaded. A train split that ``auto`` chose for the user (a
-measured default) and that cannot be loaded, e.g. offline with no local copy, is no error: the command says so
-on stderr and takes the next measured source, else runs zero-shot, and the run's metadata records it."""
+measured default) and that cannot be loaded, e.g. offline with no stored copy (``hopkit data add``), is no error:
+the command says so on stderr and takes the next measured source, else runs zero-shot, and the run's metadata
+records it."""
 
 from __future__ import annotations
 
@@ -20,15 +21,26 @@ def load_demonstrations(spec: str | None, dataset_name: str | None, method: str)
     if source is None:
         return None, "none"
     if not is_measured_default(spec, dataset_name, method):
-        return load_dataset_spec(source), source
+        return load_dataset_spec(source), recorded_source(source)
     unavailable = []
     for source in default_sources(dataset_name, method):
         try:
-            return load_dataset_spec(source), source
+            return load_dataset_spec(source), recorded_source(source)
         except MissingArtifactError as error:
             print(f"note: {method} on {dataset_name} defaults to demonstrations from {source} (they scored higher "
                   f"than zero-shot; docs/results.md), which could not be loaded: {error}. Pass --demos-from "
-                  f"{source}@/path/train.jsonl to use them, or --demos-from none to silence this.", file=sys.stderr)
+                  f"{source}@/path/train.jsonl, or store them once with `hopkit data add {source} --from "
+                  f"/path/train.jsonl`, to use them; --demos-from none silences this.", file=sys.stderr)
             unavailable.append(source)
     print(f"note: {method} on {dataset_name} runs zero-shot.", file=sys.stderr)
     return None, f"none ({', '.join(unavailable)} unavailable)"
+
+
+def recorded_source(source: str) -> str:
+    """The source as named, and where its rows were read when a stored copy stood in for the hub."""
+    from hopkit.data.hub_formats import HUB
+    from hopkit.data.stored_copies import stored_copy
+
+    kind, _, split = source.partition(":")
+    copy = stored_copy(kind, split) if kind in HUB and split and "@" not in split else None
+    return f"{source} (stored copy {copy})" if copy else source

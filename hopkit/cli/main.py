@@ -17,7 +17,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="hopkit", description="Multi-hop retrieval-augmented reasoning with DSPy.")
     verbs = parser.add_subparsers(dest="verb", required=True)
 
-    data = verbs.add_parser("data", help="the bundled benchmark")
+    data = verbs.add_parser("data", help="the bundled benchmark; stored copies of hub splits")
     data_verbs = data.add_subparsers(dest="action", required=True)
     build = data_verbs.add_parser("build", help="generate the bundled benchmark (seconds, deterministic)")
     build.add_argument("--out", type=Path, default=None)
@@ -25,6 +25,11 @@ def build_parser() -> argparse.ArgumentParser:
     build.add_argument("--paragraphs", type=int, default=None,
                        help="grow the world to N passages (e.g. 200000; default 2,804); use it as bundled:dev@N")
     build.set_defaults(run=commands.cmd_data_build)
+    add = data_verbs.add_parser("add", help="store a hub split's rows once, read in place of the hub from then on")
+    add.add_argument("spec", help="the hub split, e.g. musique:train (IRCoT's measured demonstrations on MuSiQue)")
+    add.add_argument("--from", dest="rows_file", type=Path, default=None,
+                     help="a JSON lines file of the hub's rows (offline); without it the split is downloaded")
+    add.set_defaults(run=commands.cmd_data_add)
 
     index = verbs.add_parser("index", help="build a retrieval index over a corpus")
     index.add_argument("--backend", default="bm25", choices=["bm25", "colbert"])

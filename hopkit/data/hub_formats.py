@@ -143,7 +143,12 @@ HUB: dict[str, HubDataset] = {
 def load_hub(name: str, split: str, local_file: str | None = None, limit: int | None = None) -> Dataset:
     import datasets
 
+    from hopkit.data.stored_copies import stored_copy
+
     spec = HUB[name]
+    if not local_file:  # rows stored once with `hopkit data add` stand in for the hub
+        copy = stored_copy(name, split)
+        local_file = str(copy) if copy else None
     try:
         if local_file:
             rows = datasets.load_dataset("json", data_files=local_file, split="train")
@@ -161,8 +166,9 @@ def load_hub(name: str, split: str, local_file: str | None = None, limit: int | 
         # the hub raises many kinds (ConnectionError, OfflineModeIsEnabled, ...)
         raise MissingArtifactError(
             f"could not load {spec.hub_id} split {split!r} from the Hugging Face hub "
-            f"({type(error).__name__}); offline, download the rows once and pass "
-            f"`--dataset {name}:{split}@/path/to/rows.jsonl`, or IRCoT's processed files with `ircot:/path/file.jsonl`"
+            f"({type(error).__name__}); offline, pass rows you have as `{name}:{split}@/path/to/rows.jsonl` or store "
+            f"them once with `hopkit data add {name}:{split} --from /path/to/rows.jsonl`, or IRCoT's processed files "
+            f"with `ircot:/path/file.jsonl`"
         ) from None
     builder = ClosedCorpusBuilder()
     examples = []
