@@ -3,20 +3,11 @@ an ablation folder (hopkit - without, so a positive number means the addition he
 
 from __future__ import annotations
 
-import importlib.util
 import json
 from pathlib import Path
+from script_loader import load_script
 
 from hopkit.knobs import KNOBS
-
-SCRIPT = Path(__file__).resolve().parent.parent / "scripts" / "additions_table.py"
-
-
-def _script():
-    spec = importlib.util.spec_from_file_location("additions_table", SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 def _log(path: Path, answers: list[str], f1: list[float]) -> str:
@@ -35,7 +26,7 @@ def test_every_addition_has_a_row_and_the_effect_is_hopkit_minus_without(tmp_pat
                             {"name": "w/o yes_no_check", "log": without, "n": 3,
                              "paired_vs_first": {"f1": [-1 / 3, -1.0, 0.0]}}]}
     (folder / "summary.json").write_text(json.dumps(summary))
-    table = _script().table(tmp_path, "f1")
+    table = load_script("additions_table").table(tmp_path, "f1")
     additions = {name for knobs in KNOBS.values() for name, knob in knobs.items() if knob.addition}
     assert all(f"(`{name}`)" in table for name in additions)
     row = next(line for line in table.splitlines() if "(`yes_no_check`)" in line)

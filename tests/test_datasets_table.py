@@ -3,22 +3,9 @@ it, recall at the paragraphs read, and in-domain demonstrations only when they s
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
 from pathlib import Path
-
-SCRIPTS = Path(__file__).resolve().parent.parent / "scripts"
-
-
-def _script(name: str):
-    """The script as a module, its folder on the import path as when it runs (the scripts share helpers)."""
-    if str(SCRIPTS) not in sys.path:
-        sys.path.insert(0, str(SCRIPTS))
-    spec = importlib.util.spec_from_file_location(name, SCRIPTS / f"{name}.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+from script_loader import load_script
 
 
 def _log(path: Path, f1: list[float], read: list[list[str]] | None = None, calls: float = 1.0) -> None:
@@ -30,7 +17,7 @@ def _log(path: Path, f1: list[float], read: list[list[str]] | None = None, calls
 
 
 def test_oner_at_its_best_k_and_each_method_paired_against_it(tmp_path):
-    table = _script("datasets_table")
+    table = load_script("datasets_table")
     folder = tmp_path / "musique"
     _log(folder / "oner-sweep-hopkit" / "oner-k5-bm25__lm.jsonl", [0.0, 0.0, 1.0, 0.0])
     _log(folder / "oner-sweep-hopkit" / "oner-k7-bm25__lm.jsonl", [1.0, 0.0, 1.0, 0.0])
@@ -44,7 +31,7 @@ def test_oner_at_its_best_k_and_each_method_paired_against_it(tmp_path):
 
 
 def test_in_domain_demonstrations_only_when_they_score_higher(tmp_path):
-    choice = _script("demos_choice")
+    choice = load_script("demos_choice")
     _log(tmp_path / "tor-hopkit-zeroshot.jsonl", [1.0, 0.0, 0.5])
     _log(tmp_path / "tor-hopkit-indomain.jsonl", [1.0, 0.0, 0.5, 1.0])  # the winner's log grew in stage 2
     _log(tmp_path / "ircot-hopkit-zeroshot.jsonl", [0.0, 0.0])
@@ -55,9 +42,8 @@ def test_in_domain_demonstrations_only_when_they_score_higher(tmp_path):
     assert choice.choose(tmp_path, "searchain") == ("zeroshot", "no stage-1 comparison yet")
 
 
-
 def test_hopkits_own_demonstrations_compete_and_a_tie_goes_to_the_cheaper_prompt(tmp_path):
-    choice = _script("demos_choice")
+    choice = load_script("demos_choice")
     _log(tmp_path / "ircot-hopkit-zeroshot.jsonl", [0.0, 0.0, 1.0])
     _log(tmp_path / "ircot-hopkit-indomain.jsonl", [1.0, 0.0, 1.0, 1.0])
     _log(tmp_path / "ircot-hopkit-wikidemos.jsonl", [1.0, 0.0, 1.0])
@@ -67,7 +53,7 @@ def test_hopkits_own_demonstrations_compete_and_a_tie_goes_to_the_cheaper_prompt
     assert choice.choose(tmp_path, "ircot")[0] == "indomain"
 
 def test_a_stage_1_choice_must_hold_on_the_questions_stage_2_adds_or_zero_shot_takes_over(tmp_path):
-    choice = _script("demos_choice")
+    choice = load_script("demos_choice")
     _log(tmp_path / "ircot-hopkit-indomain.jsonl", [0.0, 0.0, 0.0])  # stage 1 only: the first three questions
     _log(tmp_path / "ircot-hopkit-wikidemos.jsonl", [1.0, 0.0, 1.0, 1.0, 0.0])
     _log(tmp_path / "ircot-hopkit-zeroshot.jsonl", [0.0, 0.0, 1.0])
@@ -81,7 +67,7 @@ def test_a_stage_1_choice_must_hold_on_the_questions_stage_2_adds_or_zero_shot_t
 
 
 def test_the_table_reads_the_chosen_demonstrations_log_when_both_have_the_same_questions(tmp_path):
-    table = _script("datasets_table")
+    table = load_script("datasets_table")
     _log(tmp_path / "ircot-hopkit-zeroshot.jsonl", [1.0, 0.5])  # stage 1: zero-shot wins, in-domain sorts first
     _log(tmp_path / "ircot-hopkit-indomain.jsonl", [0.0, 0.5])
     assert [row["metrics"]["f1"] for row in table.method_rows(tmp_path, "ircot", "hopkit").values()] == [1.0, 0.5]
@@ -90,7 +76,7 @@ def test_the_table_reads_the_chosen_demonstrations_log_when_both_have_the_same_q
 
 
 def test_ircots_k_is_the_best_f1_of_the_sweep_on_shared_questions_and_a_tie_goes_to_the_smaller_k(tmp_path):
-    choice = _script("k_choice")
+    choice = load_script("k_choice")
     assert choice.choose_k(tmp_path, "ircot", "indomain") == (4, "no K sweep yet")
     _log(tmp_path / "ircot-hopkit-indomain.jsonl", [1.0, 0.0, 0.0, 1.0])  # K=4, grown past the sweep's questions
     _log(tmp_path / "ircot-ksweep-hopkit" / "ircot-k2-indomain.jsonl", [1.0, 0.0, 0.0])
@@ -103,7 +89,7 @@ def test_ircots_k_is_the_best_f1_of_the_sweep_on_shared_questions_and_a_tie_goes
 
 
 def test_searchains_k_starts_from_the_papers_top_1_and_moves_only_on_a_higher_f1(tmp_path):
-    choice = _script("k_choice")
+    choice = load_script("k_choice")
     assert choice.choose_k(tmp_path, "searchain", "zeroshot") == (1, "no K sweep yet")
     _log(tmp_path / "searchain-hopkit-zeroshot.jsonl", [1.0, 0.0])
     _log(tmp_path / "searchain-ksweep-hopkit" / "searchain-k3-zeroshot.jsonl", [0.0, 1.0])
@@ -113,7 +99,7 @@ def test_searchains_k_starts_from_the_papers_top_1_and_moves_only_on_a_higher_f1
 
 
 def test_check_firings_count_changes_and_their_direction_wherever_the_trace_keeps_them():
-    firings = _script("check_firings")
+    firings = load_script("check_firings")
     rows = {"q1": {"answers": ["Ada Pell"], "trace": {"reader_output": {"option_check": {
                 "before": "Pell", "after": "Ada Pell"}}}},
             "q2": {"answers": ["no"], "trace": {"yes_no_check": {"before": "No", "after": "no"}}},
@@ -127,7 +113,7 @@ def test_check_firings_count_changes_and_their_direction_wherever_the_trace_keep
 
 
 def test_a_k_chosen_on_the_sweep_must_hold_on_the_questions_stage_2_adds(tmp_path):
-    choice = _script("k_choice")
+    choice = load_script("k_choice")
     _log(tmp_path / "ircot-hopkit-indomain.jsonl", [0.0, 0.0, 1.0, 1.0])  # K=4 in stage 2
     _log(tmp_path / "ircot-ksweep-hopkit" / "ircot-k6-indomain.jsonl", [1.0, 0.0])
     assert choice.choose_k(tmp_path, "ircot", "indomain")[0] == 6  # the sweep's two: not grown yet
@@ -143,7 +129,7 @@ def test_a_k_chosen_on_the_sweep_must_hold_on_the_questions_stage_2_adds(tmp_pat
 
 
 def test_the_table_reads_the_log_at_the_k_that_held(tmp_path):
-    table = _script("datasets_table")
+    table = load_script("datasets_table")
     _log(tmp_path / "ircot-hopkit-zeroshot.jsonl", [0.0, 0.0, 1.0, 1.0])
     _log(tmp_path / "ircot-ksweep-hopkit" / "ircot-k6-zeroshot.jsonl", [1.0, 0.0])
     _log(tmp_path / "ircot-hopkit-zeroshot-k6.jsonl", [1.0, 0.0, 1.0, 1.0])  # held on the unseen two? a tie: K=4

@@ -2,19 +2,11 @@
 
 from __future__ import annotations
 
-import importlib.util
 from pathlib import Path
+from script_loader import load_script
 
-SCRIPT = Path(__file__).resolve().parent.parent / "scripts" / "long_form_content.py"
 REFERENCE = ("The Golden Tide is a history book written by Rouk Grirnhoar in 1857. Rouk Grirnhoar was a historian "
              "born in New Montreil in 1819. It was published by Greikthand College.")
-
-
-def _script():
-    spec = importlib.util.spec_from_file_location("long_form_content", SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 def _row(answer: str) -> dict:
@@ -22,7 +14,7 @@ def _row(answer: str) -> dict:
 
 
 def test_content_and_shape_are_counted_apart() -> None:
-    counts = _script().counts([
+    counts = load_script("long_form_content").counts([
         _row("The Golden Tide is a history book written by Rouk Grirnhoar in 1857."),  # shape and maker only
         _row("Rouk Grirnhoar, who came from New Montreil, wrote it."),  # maker and birthplace, not the shape
         _row("It was published by Greikthand College."),  # neither
@@ -36,5 +28,5 @@ def test_a_resumed_logs_answer_supersedes_its_failed_row(tmp_path: Path) -> None
     log.write_text('{"qid": "a", "answers": ["x"], "error": "timeout", "prediction": null, "metrics": {}}\n'
                    '{"qid": "a", "answers": ["x"], "error": null, "prediction": {"answer": "new"}, "metrics": {}}\n',
                    encoding="utf-8")
-    rows = _script().read_rows(log)
+    rows = load_script("long_form_content").read_rows(log)
     assert list(rows) == ["a"] and rows["a"]["prediction"]["answer"] == "new"

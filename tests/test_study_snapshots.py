@@ -3,25 +3,14 @@ loads with the same trials, and a restore never overwrites a study folder that a
 
 from __future__ import annotations
 
-import importlib.util
 from pathlib import Path
-from types import ModuleType
 
 import optuna
-
-SCRIPTS = Path(__file__).resolve().parent.parent / "scripts"
-
-
-def _script(name: str) -> ModuleType:
-    spec = importlib.util.spec_from_file_location(name, SCRIPTS / f"{name}.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+from script_loader import load_script
 
 
-snapshot_studies = _script("snapshot_studies")
-restore_studies = _script("restore_studies")
+snapshot_studies = load_script("snapshot_studies")
+restore_studies = load_script("restore_studies")
 
 
 def _make_study(folder: Path, n_trials: int) -> list[float]:

@@ -3,7 +3,7 @@ answer's cause."""
 
 from __future__ import annotations
 
-from test_datasets_table import _script as load_script
+from script_loader import load_script
 
 
 def _row(nodes: list[dict], evidence: list[list[str]], em: float = 0.0) -> dict:
