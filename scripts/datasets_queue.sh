@@ -10,9 +10,12 @@
 # demonstrations: scripts/k_choice.py; OneR's K is swept the same way), and SearChain at its k from stage 1c (k=3
 # against the paper's top-1 on the same 20 questions), stage 1d IRCoT with hopkit's own demonstrations (hopkit:wiki,
 # rendered to hopkit-wiki-demos.txt for the pinned code). Order: stage 1, 1c and 1d, stage 2 for IRCoT (K=4),
-# zero-shot IRCoT, OneR, NoR and SearChain, ToR's stage 1, stage 1b (a K that wins reruns IRCoT's stage 2; moved
-# before ToR's stage 2 in session 54: IRCoT's K per set is the paper's own tuning and can change the default row
-# that trails OneR on MuSiQue), ToR's stage 2 with CoR, stage 3: the same with --profile paper, stage 1e (IRCoT with hopkit:wiki-balanced on 2Wiki and HotpotQA's stage-2 questions). The retriever is `--retriever auto` (BM25 unless the set's fine-tuned ColBERT has the higher
+# zero-shot IRCoT, OneR, NoR and SearChain, ToR's stage 1, stage 1b on MuSiQue (a K that wins reruns IRCoT's
+# stage 2; moved before ToR's stage 2 in session 54: IRCoT's K per set is the paper's own tuning and can change the
+# default row that trails OneR on MuSiQue), ToR's stage 2 with CoR, stage 1b on 2Wiki and HotpotQA (session 55:
+# after the rows issue 39 still lacks), stage 3: the same with --profile paper, stage 1e (IRCoT with
+# hopkit:wiki-balanced on 2Wiki and HotpotQA's stage-2 questions). The retriever is `--retriever auto` (BM25 unless
+# the set's fine-tuned ColBERT has the higher
 # question recall: scripts/retriever_choice.sh builds those indexes). The table: python scripts/datasets_table.py
 # Setup first: scripts/install.sh, hopkit models fetch qwen1.5b, bash scripts/retriever_choice.sh.
 set -u
@@ -141,14 +144,16 @@ stage1 tor zeroshot indomain  # (hopkit:wiki left out: its IRCoT lead on 2Wiki's
 # searches (0.2 searches a question on the first 20) and MuSiQue's train split, the in-domain source, needs the hub
 run musique tor-hopkit-wikidemos 20 --method tor --demos-from "$(demos_flag musique wikidemos)"
 replayed  # ToR's stage-1 logs replayed before its demonstrations are chosen
-for set in musique 2wiki hotpotqa; do  # stage 1b (the set where IRCoT trails OneR first): IRCoT's K (4 ran in stage 1); a K that wins reruns stage 2 at that K
+stage_1b() {  # dataset: IRCoT's K (4 ran in stage 1); a K that wins reruns stage 2 at that K
+    local set=$1 demos k
     demos=$(chosen "$set" ircot)
     for k in 2 6 8; do
         run "$set" "ircot-ksweep-hopkit/ircot-k$k-$demos" 20 --method ircot --set "k=$k" \
             --demos-from "$(demos_flag "$set" "$demos")"
     done
     run_at_k "$set" ircot "$demos" "${FULL[$set]}" 4
-done
+}
+stage_1b musique  # first: the set where IRCoT trails OneR (session 54)
 replayed  # IRCoT at the K its sweep chose
 for set in "${DATASETS[@]}"; do  # stage 2 for ToR and CoR
     n=${FULL[$set]}
@@ -160,6 +165,10 @@ for set in "${DATASETS[@]}"; do  # stage 2 for ToR and CoR
     [ "$set" != musique ] || [ "$demos" = zeroshot ] || run "$set" tor-hopkit-zeroshot "$n" --method tor --demos-from none
 done
 replayed  # the stage-2 table with hopkit's current defaults
+# stage 1b on 2Wiki and HotpotQA after ToR's stage 2 (session 55): IRCoT already leads OneR on both, and ToR's
+# and CoR's rows are what issue 39's done-when still lacks
+for set in 2wiki hotpotqa; do stage_1b "$set"; done
+replayed
 for set in "${DATASETS[@]}"; do  # stage 3: the papers' methods as written, same questions and demonstrations
     n=${FULL[$set]}
     sweep "$set" "$n" paper
