@@ -3,8 +3,10 @@
 scripts/oner_k_sweep.py), and SearChain's k in {1, 3} (the paper reads top-1; hopkit's retrieval-only counterfactual
 in docs/results.md found k=3 reaching more gold paragraphs on all three sets). Reads stage 1's logs of
 scripts/datasets_queue.sh: the method's default is its own log (`<method>-hopkit-<demos>.jsonl`), the others
-`<method>-ksweep-hopkit/<method>-k<K>-<demos>.jsonl`. Only the questions every log holds count; a tie goes to the
-smaller K (fewer paragraphs read). Where stage 2 grew the winner's log (`<method>-hopkit-<demos>-k<K>.jsonl`) and the
+`<method>-ksweep-hopkit/<method>-k<K>-<demos>.jsonl`. The sweep is read only once it is finished: a log for every K
+of the method's sweep, the sweep's logs on the same questions (a sweep stopped part way, or resumed, chooses
+nothing: the default K stands). Only the questions every log holds count; a tie goes to the smaller K (fewer
+paragraphs read). Where stage 2 grew the winner's log (`<method>-hopkit-<demos>-k<K>.jsonl`) and the
 default's past the sweep's questions, the choice is made again between the two on the questions the sweep never
 read (a choice made on 20 questions must hold on the ones it did not see, as scripts/demos_choice.py asks of
 demonstrations; a K that holds is what hopkit/knobs/measured.py may take).
@@ -21,6 +23,7 @@ from choice_cli import print_choice
 from hopkit.evaluation.paired import compare_runs, read_rows
 
 DEFAULT_K = {"ircot": 4, "searchain": 1}  # the method's own default, the K its stage-1 log ran
+SWEEP_KS = {"ircot": (2, 4, 6, 8), "searchain": (1, 3)}  # the paper's grid for IRCoT; top-1 against top-3
 
 
 def k_logs(folder: Path, method: str, demos: str, profile: str = "hopkit") -> dict[int, Path]:
@@ -32,9 +35,13 @@ def k_logs(folder: Path, method: str, demos: str, profile: str = "hopkit") -> di
 
 def choose_k(folder: Path, method: str, demos: str, profile: str = "hopkit") -> tuple[int, str]:
     """(K, one line saying why): the method's default K while its sweep has not run."""
-    rows = {k: read_rows(path) for k, path in k_logs(folder, method, demos, profile).items()}
+    rows = {k: read_rows(path) if path.stat().st_size else {}  # a run just started has an empty log
+            for k, path in k_logs(folder, method, demos, profile).items()}
     if len(rows) < 2:
         return DEFAULT_K[method], "no K sweep yet"
+    unfinished = unfinished_sweep(rows, method)
+    if unfinished:
+        return DEFAULT_K[method], f"the K sweep is not finished ({unfinished})"
     shared = set.intersection(*(set(r) for r in rows.values()))
     if not shared:
         return DEFAULT_K[method], "the sweep's logs share no question"
@@ -53,6 +60,17 @@ def choose_k(folder: Path, method: str, demos: str, profile: str = "hopkit") -> 
     verdict = "held" if held == best else f"not held: K={held}"
     return held, (f"{why}; on the {len(unseen)} questions the sweep never read, K={best} - K={default} F1 "
                   f"{100 * diff.diff:+.1f} [{100 * diff.low:+.1f}, {100 * diff.high:+.1f}] ({verdict})")
+
+
+def unfinished_sweep(rows: dict[int, dict], method: str) -> str:
+    """What the sweep still lacks, or "" once every K has a log and the sweep's logs hold the same questions."""
+    missing = [k for k in SWEEP_KS[method] if k not in rows]
+    if missing:
+        return "no log yet for " + ", ".join(f"K={k}" for k in missing)
+    sweep = {k: set(r) for k, r in rows.items() if k != DEFAULT_K[method]}
+    asked = set.union(*sweep.values())
+    return ", ".join(f"K={k} at {len(questions)} of {len(asked)}" for k, questions in sweep.items()
+                     if questions != asked)
 
 
 def main() -> None:

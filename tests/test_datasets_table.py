@@ -82,10 +82,22 @@ def test_ircots_k_is_the_best_f1_of_the_sweep_on_shared_questions_and_a_tie_goes
     _log(tmp_path / "ircot-ksweep-hopkit" / "ircot-k2-indomain.jsonl", [1.0, 0.0, 0.0])
     _log(tmp_path / "ircot-ksweep-hopkit" / "ircot-k8-indomain.jsonl", [1.0, 1.0, 0.0])
     _log(tmp_path / "ircot-ksweep-hopkit" / "ircot-k6-zeroshot.jsonl", [1.0, 1.0, 1.0])  # other demonstrations
+    assert choice.choose_k(tmp_path, "ircot", "indomain") == (4, "the K sweep is not finished (no log yet for K=6)")
+    _log(tmp_path / "ircot-ksweep-hopkit" / "ircot-k6-indomain.jsonl", [0.0, 1.0, 0.0])
     k, why = choice.choose_k(tmp_path, "ircot", "indomain")
-    assert k == 8 and "n = 3" in why and "K=4 33.3" in why and "K=6" not in why
+    assert k == 8 and "n = 3" in why and "K=4 33.3" in why and "K=6 33.3" in why
     _log(tmp_path / "ircot-ksweep-hopkit" / "ircot-k6-indomain.jsonl", [1.0, 1.0, 0.0])
     assert choice.choose_k(tmp_path, "ircot", "indomain")[0] == 6
+
+
+def test_a_sweep_stopped_part_way_chooses_nothing(tmp_path):
+    choice = load_script("k_choice")  # session 55: a queue restarted during K=6 grew K=6, the best of its 3 questions
+    _log(tmp_path / "ircot-hopkit-indomain.jsonl", [0.0, 0.0, 0.0, 0.0])
+    _log(tmp_path / "ircot-ksweep-hopkit" / "ircot-k2-indomain.jsonl", [0.0, 0.0, 0.0, 0.0])
+    _log(tmp_path / "ircot-ksweep-hopkit" / "ircot-k6-indomain.jsonl", [1.0])
+    _log(tmp_path / "ircot-ksweep-hopkit" / "ircot-k8-indomain.jsonl", [])
+    assert choice.choose_k(tmp_path, "ircot", "indomain") == (
+        4, "the K sweep is not finished (K=6 at 1 of 4, K=8 at 0 of 4)")
 
 
 def test_searchains_k_starts_from_the_papers_top_1_and_moves_only_on_a_higher_f1(tmp_path):
@@ -115,7 +127,8 @@ def test_check_firings_count_changes_and_their_direction_wherever_the_trace_keep
 def test_a_k_chosen_on_the_sweep_must_hold_on_the_questions_stage_2_adds(tmp_path):
     choice = load_script("k_choice")
     _log(tmp_path / "ircot-hopkit-indomain.jsonl", [0.0, 0.0, 1.0, 1.0])  # K=4 in stage 2
-    _log(tmp_path / "ircot-ksweep-hopkit" / "ircot-k6-indomain.jsonl", [1.0, 0.0])
+    for k, f1 in ((2, [0.0, 0.0]), (6, [1.0, 0.0]), (8, [0.0, 0.0])):
+        _log(tmp_path / "ircot-ksweep-hopkit" / f"ircot-k{k}-indomain.jsonl", f1)
     assert choice.choose_k(tmp_path, "ircot", "indomain")[0] == 6  # the sweep's two: not grown yet
     _log(tmp_path / "ircot-hopkit-indomain-k6.jsonl", [1.0, 0.0, 1.0, 0.0])  # K=6 grown: loses on the unseen two
     k, why = choice.choose_k(tmp_path, "ircot", "indomain")
@@ -131,7 +144,8 @@ def test_a_k_chosen_on_the_sweep_must_hold_on_the_questions_stage_2_adds(tmp_pat
 def test_the_table_reads_the_log_at_the_k_that_held(tmp_path):
     table = load_script("datasets_table")
     _log(tmp_path / "ircot-hopkit-zeroshot.jsonl", [0.0, 0.0, 1.0, 1.0])
-    _log(tmp_path / "ircot-ksweep-hopkit" / "ircot-k6-zeroshot.jsonl", [1.0, 0.0])
+    for k, f1 in ((2, [0.0, 0.0]), (6, [1.0, 0.0]), (8, [0.0, 0.0])):
+        _log(tmp_path / "ircot-ksweep-hopkit" / f"ircot-k{k}-zeroshot.jsonl", f1)
     _log(tmp_path / "ircot-hopkit-zeroshot-k6.jsonl", [1.0, 0.0, 1.0, 1.0])  # held on the unseen two? a tie: K=4
     assert table.method_log(tmp_path, "ircot", "hopkit")[0].name == "ircot-hopkit-zeroshot.jsonl"
     _log(tmp_path / "ircot-hopkit-zeroshot.jsonl", [0.0, 0.0, 1.0, 0.0])  # K=6 leads on them too
