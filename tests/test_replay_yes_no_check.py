@@ -9,7 +9,7 @@ from pathlib import Path
 import dspy
 from dspy.utils import DummyLM
 
-from test_datasets_table import _script
+from script_loader import load_script
 
 
 def _row(qid: str, question: str, gold: str, answer: str, record: dict | None, content: str) -> dict:
@@ -20,7 +20,7 @@ def _row(qid: str, question: str, gold: str, answer: str, record: dict | None, c
 
 
 def test_logged_calls_are_collected_once_with_their_gold_verdict(tmp_path: Path):
-    replay = _script("replay_yes_no_check")
+    replay = load_script("replay_yes_no_check")
     called = {"before": "749 feet", "after": "no", "call": True}
     row = _row("q1", "Is A taller than B?", "yes", "no", called, "A is 749 feet, B 628 feet.")
     no_reasoning = _row("q2", "Is C taller than D?", "no", "no", called, "")
@@ -34,7 +34,7 @@ def test_logged_calls_are_collected_once_with_their_gold_verdict(tmp_path: Path)
 
 
 def test_apply_rewrites_a_changed_decision_and_rescores_it(tmp_path: Path):
-    replay = _script("replay_yes_no_check")
+    replay = load_script("replay_yes_no_check")
     asked = _row("q1", "Is A taller than B?", "yes", "no", {"before": "749 feet", "after": "no", "call": True},
                  "A is 749 feet, B 628 feet.")
     untouched = _row("q2", "Who built A?", "Bo", "Bo", None, "Bo built A.")
