@@ -16,6 +16,9 @@ def print_choice(doc: str, arguments: dict[str, list[str] | None],
     for name, choices in arguments.items():
         parser.add_argument(name, choices=choices)
     parser.add_argument("--explain", action="store_true", help="print why, after the choice")
+    parser.add_argument("--first-stage", action="store_true",
+                        help="the choice on the first stage's questions alone, without the check on the questions "
+                             "grown after them (what the queue grows: a check made part way must not stop it)")
     args = parser.parse_args()
-    choice, why = choose(args.folder, *(getattr(args, name) for name in arguments))
+    choice, why = choose(args.folder, *(getattr(args, name) for name in arguments), held_out=not args.first_stage)
     print(f"{choice}: {why}" if args.explain else choice)

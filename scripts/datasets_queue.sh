@@ -67,12 +67,17 @@ chosen() {  # dataset, method: zeroshot, wikidemos or indomain, from the replaye
     # steps, as the table and the library's defaults read them; the replay step runs before each stage that asks)
     "$PY" "$MAIN/scripts/demos_choice.py" "$MAIN/docs/runs/datasets-replayed/$1" "$2"
 }
+first_chosen() {  # dataset, method: stage 1's choice alone, what stage 2 grows (session 55: a check on the
+    # questions grown after stage 1, read part way by a restarted queue, must not change what is being grown)
+    "$PY" "$MAIN/scripts/demos_choice.py" "$MAIN/docs/runs/datasets-replayed/$1" "$2" --first-stage
+}
 k_of() {  # dataset, method, demos: the method's K from its stage-1 sweep (its default until the sweep has run)
     "$PY" "$MAIN/scripts/k_choice.py" "$ROOT/$1" "$2" "$3"
 }
-run_at_k() {  # dataset, method, demos, n, default K: the stage-2 run at the K the sweep chose
+run_at_k() {  # dataset, method, demos, n, default K: the stage-2 run at the K the sweep chose, grown to n whatever
+    # the check on the questions after the sweep says part way (scripts/k_choice.py --first-stage)
     local set=$1 method=$2 demos=$3 n=$4 k
-    k=$(k_of "$set" "$method" "$demos")
+    k=$("$PY" "$MAIN/scripts/k_choice.py" "$ROOT/$set" "$method" "$demos" --first-stage)
     if [ "$k" = "$5" ]; then
         run "$set" "$method-hopkit-$demos" "$n" --method "$method" --demos-from "$(demos_flag "$set" "$demos")"
     else
@@ -157,7 +162,7 @@ stage_1b musique  # first: the set where IRCoT trails OneR (session 54)
 replayed  # IRCoT at the K its sweep chose
 for set in "${DATASETS[@]}"; do  # stage 2 for ToR and CoR
     n=${FULL[$set]}
-    demos=$(chosen "$set" tor)
+    demos=$(first_chosen "$set" tor)
     run "$set" "tor-hopkit-$demos" "$n" --method tor --demos-from "$(demos_flag "$set" "$demos")"
     run "$set" "cor-hopkit-$demos" 30 --method cor --demos-from "$(demos_flag "$set" "$demos")"
     # the default's check on MuSiQue (session 54), as IRCoT's: zero-shot grown to the same questions, so that a

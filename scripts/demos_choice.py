@@ -21,8 +21,9 @@ CANDIDATES = ("zeroshot", "wikidemos", "indomain")  # cheapest prompt first: a t
 LABEL = {"zeroshot": "zero-shot", "wikidemos": "hopkit:wiki", "indomain": "in-domain"}
 
 
-def choose(folder: Path, method: str, profile: str = "hopkit") -> tuple[str, str]:
-    """(one of CANDIDATES, one line saying why)."""
+def choose(folder: Path, method: str, profile: str = "hopkit", held_out: bool = True) -> tuple[str, str]:
+    """(one of CANDIDATES, one line saying why); ``held_out=False``: stage 1's winner without the check on the
+    questions grown after it."""
     logs = {demos: folder / f"{method}-{profile}-{demos}.jsonl" for demos in CANDIDATES}
     rows = {demos: read_rows(path) for demos, path in logs.items() if path.exists()}
     if "zeroshot" not in rows or len(rows) < 2:
@@ -33,7 +34,7 @@ def choose(folder: Path, method: str, profile: str = "hopkit") -> tuple[str, str
     winner, why = _best(rows, shared)
     grown = {demos: r for demos, r in rows.items() if set(r) - shared}  # stage 2 grew these past stage 1
     unseen = set.intersection(*(set(r) for r in grown.values())) - shared if len(grown) >= 2 else set()
-    if "zeroshot" not in grown or not unseen:
+    if "zeroshot" not in grown or not unseen or not held_out:
         return winner, why
     held, check = _best(grown, unseen)
     verdict = "held" if held == winner else f"not held: {LABEL[held]}"

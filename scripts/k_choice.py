@@ -33,8 +33,9 @@ def k_logs(folder: Path, method: str, demos: str, profile: str = "hopkit") -> di
     return {k: path for k, path in sorted(logs.items()) if path.exists()}
 
 
-def choose_k(folder: Path, method: str, demos: str, profile: str = "hopkit") -> tuple[int, str]:
-    """(K, one line saying why): the method's default K while its sweep has not run."""
+def choose_k(folder: Path, method: str, demos: str, profile: str = "hopkit", held_out: bool = True) -> tuple[int, str]:
+    """(K, one line saying why): the method's default K while its sweep has not run; ``held_out=False``: the
+    sweep's winner without the check on the questions grown after it."""
     rows = {k: read_rows(path) if path.stat().st_size else {}  # a run just started has an empty log
             for k, path in k_logs(folder, method, demos, profile).items()}
     if len(rows) < 2:
@@ -49,7 +50,7 @@ def choose_k(folder: Path, method: str, demos: str, profile: str = "hopkit") -> 
     best = max(f1, key=lambda k: (f1[k], -k))
     why = f"F1 by K (n = {len(shared)}): " + ", ".join(f"K={k} {100 * v:.1f}" for k, v in f1.items())
     default, grown = DEFAULT_K[method], folder / f"{method}-{profile}-{demos}-k{best}.jsonl"
-    if best == default or not grown.exists():
+    if best == default or not grown.exists() or not held_out:
         return best, why
     at_best = read_rows(grown)
     unseen = (set(at_best) & set(rows[default])) - shared

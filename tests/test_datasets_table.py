@@ -61,6 +61,7 @@ def test_a_stage_1_choice_must_hold_on_the_questions_stage_2_adds_or_zero_shot_t
     _log(tmp_path / "ircot-hopkit-zeroshot.jsonl", [0.0, 0.0, 1.0, 1.0, 0.0])  # ties on the unseen two
     winner, why = choice.choose(tmp_path, "ircot")
     assert winner == "zeroshot" and "on the 2 questions stage 1 never saw" in why and "not held" in why
+    assert choice.choose(tmp_path, "ircot", held_out=False)[0] == "wikidemos"  # what the queue keeps growing
     _log(tmp_path / "ircot-hopkit-zeroshot.jsonl", [0.0, 0.0, 1.0, 0.0, 0.0])  # loses on them: the choice holds
     winner, why = choice.choose(tmp_path, "ircot")
     assert winner == "wikidemos" and why.endswith("(held)")
@@ -133,6 +134,7 @@ def test_a_k_chosen_on_the_sweep_must_hold_on_the_questions_stage_2_adds(tmp_pat
     _log(tmp_path / "ircot-hopkit-indomain-k6.jsonl", [1.0, 0.0, 1.0, 0.0])  # K=6 grown: loses on the unseen two
     k, why = choice.choose_k(tmp_path, "ircot", "indomain")
     assert k == 4 and "on the 2 questions the sweep never read, K=6 - K=4 F1 -50.0" in why and "not held: K=4" in why
+    assert choice.choose_k(tmp_path, "ircot", "indomain", held_out=False)[0] == 6  # what the queue keeps growing
     _log(tmp_path / "ircot-hopkit-indomain-k6.jsonl", [1.0, 0.0, 1.0, 1.0])  # ties on them: the smaller K
     assert choice.choose_k(tmp_path, "ircot", "indomain")[0] == 4
     _log(tmp_path / "ircot-hopkit-indomain-k6.jsonl", [1.0, 0.0, 1.0, 1.0, 1.0])
