@@ -63,21 +63,20 @@ sweep() {  # dataset, n, profile
         --profile "$3" --out-dir "$out" "${SWEEP_LM[@]}" >> "$out.out" 2>&1
     echo "done $1/oner-sweep-$3 rc=$? $(date +%T)" >> "$STATUS"
 }
-chosen() {  # dataset, method: zeroshot, wikidemos or indomain, from the replayed logs (hopkit's current answer
-    # steps, as the table and the library's defaults read them; the replay step runs before each stage that asks)
-    "$PY" "$MAIN/scripts/demos_choice.py" "$MAIN/docs/runs/datasets-replayed/$1" "$2"
-}
-first_chosen() {  # dataset, method: stage 1's choice alone, what stage 2 grows (session 55: a check on the
+chosen() {  # dataset, method[, --first-stage]: zeroshot, wikidemos or indomain, from the replayed logs (hopkit's
+    # current answer steps, as the table and the library's defaults read them; the replay step runs before each
+    # stage that asks). --first-stage: stage 1's choice alone, what stage 2 grows (session 55: a check on the
     # questions grown after stage 1, read part way by a restarted queue, must not change what is being grown)
-    "$PY" "$MAIN/scripts/demos_choice.py" "$MAIN/docs/runs/datasets-replayed/$1" "$2" --first-stage
+    "$PY" "$MAIN/scripts/demos_choice.py" "$MAIN/docs/runs/datasets-replayed/$1" "$2" "${@:3}"
 }
-k_of() {  # dataset, method, demos: the method's K from its stage-1 sweep (its default until the sweep has run)
-    "$PY" "$MAIN/scripts/k_choice.py" "$ROOT/$1" "$2" "$3"
+k_of() {  # dataset, method, demos[, --first-stage]: the method's K from its stage-1 sweep (its default until the
+    # sweep has run)
+    "$PY" "$MAIN/scripts/k_choice.py" "$ROOT/$1" "$2" "$3" "${@:4}"
 }
 run_at_k() {  # dataset, method, demos, n, default K: the stage-2 run at the K the sweep chose, grown to n whatever
     # the check on the questions after the sweep says part way (scripts/k_choice.py --first-stage)
     local set=$1 method=$2 demos=$3 n=$4 k
-    k=$("$PY" "$MAIN/scripts/k_choice.py" "$ROOT/$set" "$method" "$demos" --first-stage)
+    k=$(k_of "$set" "$method" "$demos" --first-stage)
     if [ "$k" = "$5" ]; then
         run "$set" "$method-hopkit-$demos" "$n" --method "$method" --demos-from "$(demos_flag "$set" "$demos")"
     else
@@ -162,7 +161,7 @@ stage_1b musique  # first: the set where IRCoT trails OneR (session 54)
 replayed  # IRCoT at the K its sweep chose
 for set in "${DATASETS[@]}"; do  # stage 2 for ToR and CoR
     n=${FULL[$set]}
-    demos=$(first_chosen "$set" tor)
+    demos=$(chosen "$set" tor --first-stage)
     run "$set" "tor-hopkit-$demos" "$n" --method tor --demos-from "$(demos_flag "$set" "$demos")"
     run "$set" "cor-hopkit-$demos" 30 --method cor --demos-from "$(demos_flag "$set" "$demos")"
     # the default's check on MuSiQue (session 54), as IRCoT's: zero-shot grown to the same questions, so that a

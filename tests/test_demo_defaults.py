@@ -28,6 +28,12 @@ def test_auto_takes_the_train_split_only_where_it_was_measured_better():
     assert resolve_demos_from("auto", "bundled:dev", "ircot") == "bundled:train"
 
 
+class _Named(str):
+    """A stand-in dataset: its name, read from no stored copy."""
+
+    stored_copy = None
+
+
 def _unavailable(spec: str):
     raise MissingArtifactError(f"could not load {spec} from the Hugging Face hub (ConnectionError)")
 
@@ -49,7 +55,7 @@ def test_a_source_the_user_named_fails_loudly(monkeypatch):
 
 
 def test_a_loaded_source_is_recorded_as_resolved(monkeypatch):
-    monkeypatch.setattr("hopkit.data.registry.load_dataset_spec", lambda spec: f"dataset {spec}")
+    monkeypatch.setattr("hopkit.data.registry.load_dataset_spec", lambda spec: _Named(f"dataset {spec}"))
     assert cli_demos.load_demonstrations("auto", "musique:validation", "ircot") == (
         "dataset musique:train", "musique:train")
     assert cli_demos.load_demonstrations("auto", "musique:validation", "tor") == (None, "none")
@@ -59,7 +65,7 @@ def test_an_unloadable_default_gives_way_to_the_next_measured_source(monkeypatch
     monkeypatch.setitem(demo_source.MEASURED_DEFAULTS, ("ircot", "musique"), ("musique:train", "hopkit:wiki"))
 
     def hub_offline(spec: str):
-        return _unavailable(spec) if spec == "musique:train" else f"dataset {spec}"
+        return _unavailable(spec) if spec == "musique:train" else _Named(f"dataset {spec}")
 
     monkeypatch.setattr("hopkit.data.registry.load_dataset_spec", hub_offline)
     assert cli_demos.load_demonstrations("auto", "musique:validation", "ircot") == ("dataset hopkit:wiki",

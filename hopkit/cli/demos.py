@@ -14,18 +14,17 @@ from hopkit.errors import MissingArtifactError
 
 def load_demonstrations(spec: str | None, dataset_name: str | None, method: str) -> tuple[Dataset | None, str]:
     """(the train dataset or None for zero-shot, what the run's metadata records as its demonstrations)."""
-    from hopkit.data.registry import load_dataset_spec
     from hopkit.programs.demo_source import default_sources, is_measured_default, resolve_demos_from
 
     source = resolve_demos_from(spec, dataset_name, method)
     if source is None:
         return None, "none"
     if not is_measured_default(spec, dataset_name, method):
-        return load_dataset_spec(source), recorded_source(source)
+        return _loaded(source)
     unavailable = []
     for source in default_sources(dataset_name, method):
         try:
-            return load_dataset_spec(source), recorded_source(source)
+            return _loaded(source)
         except MissingArtifactError as error:
             print(f"note: {method} on {dataset_name} defaults to demonstrations from {source} (they scored higher "
                   f"than zero-shot; docs/results.md), which could not be loaded: {error}. Pass --demos-from "
@@ -36,11 +35,10 @@ def load_demonstrations(spec: str | None, dataset_name: str | None, method: str)
     return None, f"none ({', '.join(unavailable)} unavailable)"
 
 
-def recorded_source(source: str) -> str:
-    """The source as named, and where its rows were read when a stored copy stood in for the hub."""
-    from hopkit.data.hub_formats import HUB
-    from hopkit.data.stored_copies import stored_copy
+def _loaded(source: str) -> tuple[Dataset, str]:
+    """The source's dataset, and the source as named, with where its rows were read when a stored copy stood in
+    for the hub."""
+    from hopkit.data.registry import load_dataset_spec
 
-    kind, _, split = source.partition(":")
-    copy = stored_copy(kind, split) if kind in HUB and split and "@" not in split else None
-    return f"{source} (stored copy {copy})" if copy else source
+    train = load_dataset_spec(source)
+    return train, f"{source} (stored copy {train.stored_copy})" if train.stored_copy else source

@@ -47,3 +47,4 @@ class Dataset:
     corpus: Corpus | None  # None: an open-corpus dataset, answered over a user's index (--index)
     corpus_name: str
     task: str = "multihop-qa"  # hopkit/tasks.py: what the answer is and how it is scored
+    stored_copy: str | None = None  # the rows `hopkit data add` kept, where they stood in for the hub

@@ -146,9 +146,8 @@ def load_hub(name: str, split: str, local_file: str | None = None, limit: int | 
     from hopkit.data.stored_copies import stored_copy
 
     spec = HUB[name]
-    if not local_file:  # rows stored once with `hopkit data add` stand in for the hub
-        copy = stored_copy(name, split)
-        local_file = str(copy) if copy else None
+    copy = None if local_file else stored_copy(name, split)  # rows stored once with `hopkit data add`
+    local_file = local_file or (str(copy) if copy else None)
     try:
         if local_file:
             rows = datasets.load_dataset("json", data_files=local_file, split="train")
@@ -181,4 +180,5 @@ def load_hub(name: str, split: str, local_file: str | None = None, limit: int | 
             examples.append(example)
         if limit is not None and len(examples) >= limit:
             break
-    return Dataset(f"{name}:{split}", examples, builder.build(), f"{name}-{split}", spec.task)
+    return Dataset(f"{name}:{split}", examples, builder.build(), f"{name}-{split}", spec.task,
+                   str(copy) if copy else None)

@@ -12,27 +12,26 @@ from __future__ import annotations
 import re
 import shutil
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from hopkit.errors import InputError, MissingArtifactError
 from hopkit.paths import data_dir
 
+if TYPE_CHECKING:
+    from hopkit.data.hub_formats import HubDataset
+
 _SPLIT_NAME = re.compile(r"[A-Za-z0-9_.-]+")
 
 
-def stored_copy_path(kind: str, split: str) -> Path:
-    """Where ``kind:split``'s rows are kept (whether or not they are there)."""
-    if not _SPLIT_NAME.fullmatch(split):
-        raise InputError(f"split name {split!r} must be letters, digits, '_', '.' or '-' (e.g. train, validation)")
+def _path(kind: str, split: str) -> Path:
     return data_dir() / "hub" / f"{kind}-{split}.jsonl"
 
 
 def stored_copy(kind: str, split: str) -> Path | None:
     """The stored rows of ``kind:split``, or None when none were stored (or the split is a hub expression such
     as ``train[:100]``, which only the hub reads)."""
-    if not _SPLIT_NAME.fullmatch(split):
-        return None
-    path = stored_copy_path(kind, split)
-    return path if path.is_file() else None
+    path = _path(kind, split) if _SPLIT_NAME.fullmatch(split) else None
+    return path if path and path.is_file() else None
 
 
 def store_copy(kind: str, split: str, rows_file: Path | None = None) -> tuple[Path, int]:
@@ -42,25 +41,24 @@ def store_copy(kind: str, split: str, rows_file: Path | None = None) -> tuple[Pa
 
     if kind not in HUB:
         raise InputError(f"{kind!r} is not a hub dataset; stored copies exist for: {', '.join(sorted(HUB))}")
-    target = stored_copy_path(kind, split)
+    if not _SPLIT_NAME.fullmatch(split):
+        raise InputError(f"split name {split!r} must be letters, digits, '_', '.' or '-' (e.g. train, validation)")
+    target = _path(kind, split)
     target.parent.mkdir(parents=True, exist_ok=True)
     partial = target.with_suffix(".partial")
     if rows_file is not None:
         examples = len(load_hub(kind, split, str(rows_file)).examples)  # raises on a file that does not convert
         shutil.copyfile(rows_file, partial)
     else:
-        _download(kind, split, partial)
+        _download(HUB[kind], kind, split, partial)
         examples = len(load_hub(kind, split, str(partial)).examples)
     partial.replace(target)  # a copy is either whole or absent
     return target, examples
 
 
-def _download(kind: str, split: str, out: Path) -> None:
+def _download(spec: HubDataset, kind: str, split: str, out: Path) -> None:
     import datasets
 
-    from hopkit.data.hub_formats import HUB
-
-    spec = HUB[kind]
     try:
         rows = datasets.load_dataset(spec.hub_id, spec.config, split=split)
     except Exception as error:  # the hub raises many kinds (ConnectionError, OfflineModeIsEnabled, ...)
