@@ -2,11 +2,16 @@
 (scripts/datasets_queue.sh's logs). A cell: EM/F1 (n), LM calls per question, recall at the paragraphs the method
 read (and how many it read), and the paired F1 difference against OneR at the K that scored best on that set.
 
-    python scripts/datasets_table.py [--root docs/runs/datasets] [--profile hopkit|paper] [--retrieval]
+    python scripts/datasets_table.py [--root docs/runs/datasets] [--profile hopkit|paper] [--retrieval] [--additions]
 
 --retrieval adds, per dataset, IRCoT's recall at its paragraphs read against one retrieval with the question alone
 at the same number of paragraphs per question, from the index IRCoT's run read (the paper's retrieval figure); it
 needs the sets' indexes.
+
+--additions: what hopkit's additions do on each set, the hopkit profile's row against the paper profile's
+(scripts/datasets_queue.sh's stage 3) on the questions both answered, paired, with the LM calls of each; OneR
+at each profile's own best K. Only a difference on a set an addition was not designed on (2Wiki, MuSiQue) speaks
+for it in general.
 """
 
 from __future__ import annotations
@@ -106,6 +111,42 @@ def table(root: Path, profile: str) -> str:
     return "\n".join(lines)
 
 
+def additions_table(root: Path) -> str:
+    """Per method and set: hopkit - paper F1, paired, on their shared questions, with each profile's LM calls."""
+    columns = [name for name in DATASETS if (root / name).is_dir()]
+    lines = ["| method | " + " | ".join(DATASETS[name] for name in columns) + " |", "|" + "---|" * (len(columns) + 1)]
+    for method, label in METHODS.items():
+        if method == "nor":
+            continue  # NoR has no additions: one log serves both profiles
+        cells = []
+        for name in columns:
+            folder = root / name
+            hopkit, paper = (profile_rows(folder, method, profile) for profile in ("hopkit", "paper"))
+            shared = sorted(set(hopkit) & set(paper))
+            cells.append(additions_cell({q: hopkit[q] for q in shared}, {q: paper[q] for q in shared}))
+        if any(c != "-" for c in cells):
+            lines.append("| " + " | ".join([label, *cells]) + " |")
+    return "\n".join(lines)
+
+
+def profile_rows(folder: Path, method: str, profile: str) -> dict[str, dict]:
+    """The profile's row of the table: OneR at the profile's own best K, any other method its chosen log."""
+    if method != "oner":
+        return method_rows(folder, method, profile)
+    best = best_oner(folder, profile)
+    return best[1] if best else {}
+
+
+def additions_cell(hopkit: dict[str, dict], paper: dict[str, dict]) -> str:
+    if not hopkit:
+        return "-"
+    d = compare_runs(paper, hopkit, ["f1"]).differences[0]
+    calls = [mean(float((r.get("cost") or {}).get("lm_calls", 0) or 0) for r in rows.values()) for rows in (hopkit, paper)]
+    changed = sum(hopkit[q]["metrics"]["f1"] != paper[q]["metrics"]["f1"] for q in hopkit)
+    return (f"{100 * d.diff:+.1f}{'*' if d.significant else ''} [{100 * d.low:+.1f}, {100 * d.high:+.1f}] "
+            f"(n={len(hopkit)}, {changed} differ) · calls {calls[0]:.1f} / {calls[1]:.1f}")
+
+
 def retrieval_figure(root: Path, profile: str) -> list[str]:
     """IRCoT's recall at its paragraphs read against one retrieval with the question at the same count, per
     question, from the index IRCoT's run read (its log's metadata: BM25, or ColBERT where the choice rule took it)."""
@@ -141,7 +182,11 @@ def main() -> None:
     parser.add_argument("--root", type=Path, default=Path("docs/runs/datasets"))
     parser.add_argument("--profile", default="hopkit", choices=["hopkit", "paper"])
     parser.add_argument("--retrieval", action="store_true")
+    parser.add_argument("--additions", action="store_true", help="hopkit - paper per method and set, paired")
     args = parser.parse_args()
+    if args.additions:
+        print(additions_table(args.root))
+        return
     print(table(args.root, args.profile))
     if args.retrieval:
         print("\n".join(["", *retrieval_figure(args.root, args.profile)]))

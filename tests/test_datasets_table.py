@@ -152,3 +152,18 @@ def test_the_table_reads_the_log_at_the_k_that_held(tmp_path):
     assert table.method_log(tmp_path, "ircot", "hopkit")[0].name == "ircot-hopkit-zeroshot.jsonl"
     _log(tmp_path / "ircot-hopkit-zeroshot.jsonl", [0.0, 0.0, 1.0, 0.0])  # K=6 leads on them too
     assert table.method_log(tmp_path, "ircot", "hopkit")[0].name == "ircot-hopkit-zeroshot-k6.jsonl"
+
+
+def test_the_additions_view_pairs_each_methods_hopkit_row_with_its_paper_row_on_shared_questions(tmp_path):
+    table = load_script("datasets_table")
+    folder = tmp_path / "2wiki"
+    _log(folder / "oner-sweep-hopkit" / "oner-k5-bm25__lm.jsonl", [1.0, 0.0, 1.0, 0.0])
+    _log(folder / "oner-sweep-paper" / "oner-k5-bm25__lm.jsonl", [1.0, 0.0, 0.0, 0.0])
+    _log(folder / "tor-hopkit-zeroshot.jsonl", [1.0, 1.0, 0.0, 0.0], calls=10.0)
+    _log(folder / "tor-paper-zeroshot.jsonl", [1.0, 0.0], calls=6.0)  # stage 3a: fewer questions so far
+    _log(folder / "ircot-hopkit-zeroshot.jsonl", [1.0, 1.0])  # no paper row: no cell
+    text = table.additions_table(tmp_path)
+    lines = {line.split(" | ")[0]: line for line in text.splitlines()[2:]}
+    assert "+25.0" in lines["| OneR"] and "(n=4, 1 differ)" in lines["| OneR"]
+    assert "+50.0" in lines["| ToR"] and "(n=2, 1 differ) · calls 10.0 / 6.0" in lines["| ToR"]
+    assert "| IRCoT" not in lines and "| NoR" not in lines
