@@ -145,3 +145,14 @@ def test_a_malformed_reasoning_step_ends_the_chain_and_is_counted():
     prediction = IRCoT(retriever, k=1, answer_reader="direct")(question="Q?")
     assert prediction.trace["stop"] == "reason_parse_failure" and prediction.answer == "x"
     assert prediction.trace["stats"]["reason_parse_failures"] == 1 and prediction.retrieved == ["a"]
+
+
+def test_a_first_sentence_that_restates_the_question_is_skipped_and_not_used_as_a_query():
+    retriever = TableRetriever({"Where is Atlas?": ["a"], "Atlas is in Velmar.": ["b"]})
+    use_script([{"continuation": "Where is Atlas? Atlas is in Velmar."},
+                {"continuation": "So the answer is: Velmar."}, {"answer": "Velmar"}])
+    prediction = IRCoT(retriever, k=1, max_steps=3, answer_reader="direct")(question="Where is Atlas?")
+    steps = prediction.trace["steps"]
+    assert prediction.trace["chain"] == ["Atlas is in Velmar.", "So the answer is: Velmar."]
+    assert steps[1]["restated"] == 1 and steps[1]["query"] == "Atlas is in Velmar."
+    assert prediction.retrieved == ["a", "b"]

@@ -80,11 +80,11 @@ KNOBS: dict[str, dict[str, Knob]] = {
                                  choices=(True, False), builds_demos=True, paper=False, addition=True,
                                  label="demonstrations balanced by opening",
                                  origin="designed on the bundled world's train demonstrations"),
-        "skip_restated": Knob("skip_restated", True, "keep the first generated sentence the chain does not already "
-                              "hold. This stands in for the paper's text continuation: its reasoner continues "
-                              "'A: s1 ... sn' and cannot write s1 again, while a chat model given the chain as an "
-                              "input often writes it out again first (false: keep the first sentence whatever it "
-                              "says)", choices=(True, False), origin="the chat format standing in for continuation"),
+        "skip_restated": Knob("skip_restated", True, "keep the first generated sentence that is neither the "
+                              "question nor one the chain already holds. This stands in for the paper's text "
+                              "continuation: its reasoner continues 'Q: question A: s1 ... sn' and cannot write the "
+                              "question or s1 again, while a chat model given them as inputs often writes them out "
+                              "again first (false: keep the first sentence whatever it says)", choices=(True, False), origin="the chat format standing in for continuation"),
         "stop_on_repeat": Knob("stop_on_repeat", False, "also stop when the model's first sentence repeats one the "
                                "chain holds (the paper stops only at 'answer is' or max_steps)", choices=(False, True),
                                origin="the paper's rule by default"),

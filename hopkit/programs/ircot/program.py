@@ -134,7 +134,7 @@ class IRCoT(dspy.Module):
                 stop = "reason_parse_failure"
                 break
             generated = split_sentences(raw or "")
-            sentence, restated = first_new_sentence(generated, sentences) if self.skip_restated else (
+            sentence, restated = first_new_sentence(generated, [question, *sentences]) if self.skip_restated else (
                 (generated[0], 0) if generated else ("", 0))
             record = {"step": step, "sentence": sentence, "generated": raw, "restated": restated, "query": None,
                       "added": [], "retrieved": [], "cost": _delta(before)}

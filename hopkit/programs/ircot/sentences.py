@@ -35,9 +35,10 @@ def repeats(sentence: str, chain: list[str]) -> bool:
 def first_new_sentence(generated: list[str], chain: list[str]) -> tuple[str, int]:
     """The first generated sentence the chain does not already hold, and how many restated ones preceded it.
 
-    The paper's reasoner continues the text ``A: s1 ... sn`` and cannot write s1 again; a chat model
-    given the chain as an input often writes it out again before going on. Its restatement is skipped,
-    and the first sentence that moves the chain on is kept. ``("", n)`` when it wrote nothing new.
+    The paper's reasoner continues the text ``Q: question A: s1 ... sn`` and cannot write the question or s1
+    again; a chat model given them as inputs often writes them out again before going on (IRCoT passes the
+    question as the chain's first line). Its restatement is skipped, and the first sentence that moves the chain
+    on is kept. ``("", n)`` when it wrote nothing new.
     """
     for position, sentence in enumerate(generated):
         if not repeats(sentence, chain):
