@@ -160,6 +160,11 @@ stage_1b() {  # dataset: IRCoT's K (4 ran in stage 1); a K that wins reruns stag
 }
 stage_1b musique  # first: the set where IRCoT trails OneR (session 54)
 replayed  # IRCoT at the K its sweep chose
+# session 56: IRCoT's skip_restated also skips a first sentence that restates the question (da08617): MuSiQue's
+# in-domain run again at that code (a worktree of its own; the calls before a chain differs come from the cache)
+NEXT=$MAIN/../hopkit-next
+[ ! -d "$NEXT" ] || CODE=$NEXT run musique ircot-hopkit-indomain-skipq 60 --method ircot \
+    --demos-from "$(demos_flag musique indomain)"
 for set in "${DATASETS[@]}"; do  # stage 2 for ToR and CoR
     n=${FULL[$set]}
     demos=$(chosen "$set" tor --first-stage)
