@@ -11,7 +11,8 @@ from test_loaders import _musique_row
 from hopkit.cli import demos as cli_demos
 from hopkit.cli.main import main
 from hopkit.data.registry import load_dataset_spec
-from hopkit.data.stored_copies import store_copy, stored_copy
+from hopkit.data.store_split import store_copy
+from hopkit.data.stored_copies import stored_copy
 from hopkit.errors import InputError
 
 

@@ -44,7 +44,7 @@ def cmd_data_build(args: argparse.Namespace) -> None:
 
 
 def cmd_data_add(args: argparse.Namespace) -> None:
-    from hopkit.data.stored_copies import store_copy
+    from hopkit.data.store_split import store_copy
 
     kind, _, split = args.spec.partition(":")
     if not split or "@" in split:

@@ -17,6 +17,7 @@ from typing import Any
 
 from hopkit.data.decomposition import hop_queries_and_chain
 from hopkit.data.examples import ClosedCorpusBuilder, Dataset, make_example
+from hopkit.data.stored_copies import stored_copy
 from hopkit.errors import InputError, MissingArtifactError
 
 
@@ -142,8 +143,6 @@ HUB: dict[str, HubDataset] = {
 
 def load_hub(name: str, split: str, local_file: str | None = None, limit: int | None = None) -> Dataset:
     import datasets
-
-    from hopkit.data.stored_copies import stored_copy
 
     spec = HUB[name]
     copy = None if local_file else stored_copy(name, split)  # rows stored once with `hopkit data add`
