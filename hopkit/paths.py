@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 import sys
 from pathlib import Path
 
@@ -34,3 +35,13 @@ def torch_extensions_dir() -> Path:
     (and one may load a library the other is rewriting)."""
     environment = hashlib.sha1(sys.prefix.encode()).hexdigest()[:10]
     return home() / "torch-extensions" / environment
+
+
+def slug(text: str) -> str:
+    """A name made safe for a file or folder name."""
+    return re.sub(r"[^A-Za-z0-9_.-]+", "-", text).strip("-")
+
+
+def default_index_path(corpus_name: str, backend: str) -> Path:
+    """Where ``hopkit index`` keeps a corpus's index for a backend when no --out is given."""
+    return index_dir() / f"{slug(corpus_name)}.{backend}"

@@ -153,7 +153,7 @@ def retrieval_figure(root: Path, profile: str) -> list[str]:
     import json
 
     from hopkit.api import load_dataset
-    from hopkit.cli.components import default_index_path
+    from hopkit.paths import default_index_path
     from hopkit.retrieval.loading import load_index
 
     specs = {"hotpotqa": "ircot:../shared/data/hotpotqa/dev100.jsonl",

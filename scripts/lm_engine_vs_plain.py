@@ -43,7 +43,7 @@ def main() -> None:
 
     import dspy
 
-    from hopkit.cli.components import default_index_path
+    from hopkit.paths import default_index_path
     from hopkit.data.registry import load_dataset_spec
     from hopkit.knobs import PARAGRAPH_WORDS
     from hopkit.lm.factory import LMSpec, make_lm

@@ -19,7 +19,7 @@ from tqdm import tqdm
 
 from hopkit.cli.components import add_lm_flags, add_retrieval_flags, configure_lm, load_dataset, load_retriever
 from hopkit.cli.commands import eval_meta
-from hopkit.cli.components import slug
+from hopkit.paths import slug
 from hopkit.evaluation.harness import format_report, run_one, summarize
 from hopkit.evaluation.metrics import get_metric
 from hopkit.evaluation.run_log import RunLog

@@ -25,7 +25,7 @@ from pathlib import Path
 def child(args: argparse.Namespace) -> None:
     import dspy
 
-    from hopkit.cli.components import default_index_path
+    from hopkit.paths import default_index_path
     from hopkit.data.registry import load_dataset_spec
     from hopkit.evaluation.harness import evaluate
     from hopkit.evaluation.metrics import get_metric

@@ -52,7 +52,7 @@ def main() -> None:
     parser.add_argument("--k", type=int, default=None, help="paragraphs per node (default: the run's k)")
     args = parser.parse_args()
     from hopkit.api import load_dataset
-    from hopkit.cli.components import default_index_path
+    from hopkit.paths import default_index_path
     from hopkit.retrieval.loading import load_index
 
     meta = json.loads(args.log.with_suffix(".meta.json").read_text())

@@ -6,9 +6,9 @@ import argparse
 from pathlib import Path
 
 from hopkit.cli.components import (add_lm_flags, add_question_flags, add_retrieval_flags, configure_lm, load_dataset,
-                                   load_retriever, parse_knobs, pick_questions, retriever_choice, slug)
+                                   load_retriever, parse_knobs, pick_questions, retriever_choice)
 from hopkit.knobs import PROFILES
-from hopkit.paths import runs_dir
+from hopkit.paths import runs_dir, slug
 
 
 def add_parser(verbs: argparse._SubParsersAction) -> None:

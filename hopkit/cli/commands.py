@@ -17,16 +17,14 @@ import dspy
 
 from hopkit.cli.components import (
     configure_lm,
-    default_index_path,
     load_dataset,
     load_retriever,
     parse_knobs,
     pick_questions,
     retriever_choice,
-    slug,
 )
 from hopkit.errors import InputError
-from hopkit.paths import runs_dir
+from hopkit.paths import default_index_path, runs_dir, slug
 
 
 def cmd_data_build(args: argparse.Namespace) -> None:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import re
 import sys
 from pathlib import Path
 
@@ -14,7 +13,7 @@ from hopkit.data.registry import load_dataset_spec
 from hopkit.errors import InputError
 from hopkit.knobs import PROFILES, parse_knobs  # noqa: F401 (the CLI's --set parser)
 from hopkit.lm.factory import DEFAULT_LM, LMSpec, check_reachable, make_lm
-from hopkit.paths import index_dir
+from hopkit.paths import default_index_path
 from hopkit.evaluation.retriever_choice import AUTO
 from hopkit.retrieval.loading import open_retriever
 from hopkit.retrieval.counting import CountingRetriever
@@ -61,10 +60,6 @@ def configure_lm(args: argparse.Namespace) -> dspy.LM:
     return lm
 
 
-def default_index_path(corpus_name: str, backend: str) -> Path:
-    return index_dir() / f"{slug(corpus_name)}.{backend}"
-
-
 def load_retriever(args: argparse.Namespace, dataset: Dataset | None) -> CountingRetriever:
     """The index named by --index, else the dataset's; with a dataset, the index must be over its corpus."""
     if args.index is None and dataset is None:
@@ -88,10 +83,6 @@ def load_retriever(args: argparse.Namespace, dataset: Dataset | None) -> Countin
 
 def load_dataset(spec: str) -> Dataset:
     return load_dataset_spec(spec)
-
-
-def slug(text: str) -> str:
-    return re.sub(r"[^A-Za-z0-9_.-]+", "-", text).strip("-")
 
 
 def add_question_flags(parser: argparse.ArgumentParser) -> None:

@@ -102,7 +102,7 @@ def choose_plaid(rows: list["ScaleRow"], tolerance: float = 0.01) -> "ScaleRow |
 
 def bench_sizes(sizes: list[int], backends: list[str], n: int, k: int, batch: int, checkpoint: str | None,
                 plaid: str | None, say=print, grid: str | None = None, kmeans: str = "auto") -> list[ScaleRow]:
-    from hopkit.cli.components import default_index_path
+    from hopkit.paths import default_index_path
     from hopkit.data.registry import load_dataset_spec
     from hopkit.retrieval.staging import MANIFEST
 
@@ -172,7 +172,7 @@ def _device() -> str:
 
 
 def _search_main(spec: str, backend: str, n: int, k: int, batch: int, plaid: str) -> None:
-    from hopkit.cli.components import default_index_path
+    from hopkit.paths import default_index_path
     from hopkit.data.registry import load_dataset_spec
     from hopkit.retrieval.loading import load_index, parse_plaid
 
