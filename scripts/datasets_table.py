@@ -75,17 +75,25 @@ def cell(rows: dict[str, dict], oner: dict[str, dict] | None) -> str:
         return "-"
     values = list(rows.values())
     em, f1 = (100 * mean(r["metrics"].get(m, 0.0) for r in values) for m in ("em", "f1"))
-    calls = mean(float((r.get("cost") or {}).get("lm_calls", 0) or 0) for r in values)
+    calls = mean_calls(rows)
     recall = 100 * mean(recall_at(read(r), r["gold_pids"], max(1, len(read(r)))) for r in values)
     count = mean(len(read(r)) for r in values)
     text = f"{em:.1f}/{f1:.1f} (n={len(values)}) · {calls:.1f} calls · R {recall:.1f}@{count:.1f}"
     if oner is not None and rows is not oner:
         shared = {q: oner[q] for q in rows if q in oner}
         if shared:
-            d = compare_runs(shared, {q: rows[q] for q in shared}, ["f1"]).differences[0]
-            mark = "*" if d.significant else ""
-            text += f" · {100 * d.diff:+.1f}{mark} [{100 * d.low:+.1f}, {100 * d.high:+.1f}] (n={len(shared)})"
+            text += f" · {paired_f1(shared, {q: rows[q] for q in shared})} (n={len(shared)})"
     return text
+
+
+def mean_calls(rows: dict[str, dict]) -> float:
+    return mean(float((r.get("cost") or {}).get("lm_calls", 0) or 0) for r in rows.values())
+
+
+def paired_f1(base: dict[str, dict], other: dict[str, dict]) -> str:
+    """other - base F1 x 100 on their shared questions, with its paired 95% interval (`*`: it excludes 0)."""
+    d = compare_runs(base, other, ["f1"]).differences[0]
+    return f"{100 * d.diff:+.1f}{'*' if d.significant else ''} [{100 * d.low:+.1f}, {100 * d.high:+.1f}]"
 
 
 def table(root: Path, profile: str) -> str:
@@ -140,11 +148,9 @@ def profile_rows(folder: Path, method: str, profile: str) -> dict[str, dict]:
 def additions_cell(hopkit: dict[str, dict], paper: dict[str, dict]) -> str:
     if not hopkit:
         return "-"
-    d = compare_runs(paper, hopkit, ["f1"]).differences[0]
-    calls = [mean(float((r.get("cost") or {}).get("lm_calls", 0) or 0) for r in rows.values()) for rows in (hopkit, paper)]
     changed = sum(hopkit[q]["metrics"]["f1"] != paper[q]["metrics"]["f1"] for q in hopkit)
-    return (f"{100 * d.diff:+.1f}{'*' if d.significant else ''} [{100 * d.low:+.1f}, {100 * d.high:+.1f}] "
-            f"(n={len(hopkit)}, {changed} differ) · calls {calls[0]:.1f} / {calls[1]:.1f}")
+    return (f"{paired_f1(paper, hopkit)} (n={len(hopkit)}, {changed} differ) · "
+            f"calls {mean_calls(hopkit):.1f} / {mean_calls(paper):.1f}")
 
 
 def retrieval_figure(root: Path, profile: str) -> list[str]:

@@ -9,19 +9,18 @@ from __future__ import annotations
 
 import argparse
 import json
-import re
 from pathlib import Path
 
-
-def normalized(text: str) -> str:
-    return re.sub(r"\W+", " ", text.lower()).strip()
+from hopkit.text.normalize import normalize_answer
 
 
 def earlier_hop(answer: str, hop_answers: list[str]) -> str | None:
-    """The earlier hop's answer the given answer names (equal, or contained in it), or None."""
-    given = normalized(answer)
+    """The earlier hop's answer the given answer names (its words whole, as the answer metrics normalise them),
+    or None."""
+    given = f" {normalize_answer(answer)} "
     for hop in hop_answers:
-        if normalized(hop) and (normalized(hop) == given or f" {normalized(hop)} " in f" {given} "):
+        words = normalize_answer(hop)
+        if words and f" {words} " in given:
             return hop
     return None
 

@@ -15,9 +15,8 @@ from tqdm import tqdm
 from hopkit.calibration.pairs import QUERY_SOURCES, calibration_pairs
 from hopkit.calibration.table import calibrate, format_calibration
 from hopkit.cli.components import add_lm_flags, add_retrieval_flags, configure_lm, load_dataset, load_retriever
-from hopkit.paths import slug
 from hopkit.errors import InputError
-from hopkit.paths import runs_dir
+from hopkit.paths import runs_dir, slug
 from hopkit.programs.searchain.judgment import probability_confidence
 
 

@@ -84,7 +84,8 @@ KNOBS: dict[str, dict[str, Knob]] = {
                               "question nor one the chain already holds. This stands in for the paper's text "
                               "continuation: its reasoner continues 'Q: question A: s1 ... sn' and cannot write the "
                               "question or s1 again, while a chat model given them as inputs often writes them out "
-                              "again first (false: keep the first sentence whatever it says)", choices=(True, False), origin="the chat format standing in for continuation"),
+                              "again first (false: keep the first sentence whatever it says)", choices=(True, False),
+                              origin="the chat format standing in for continuation"),
         "stop_on_repeat": Knob("stop_on_repeat", False, "also stop when the model's first sentence repeats one the "
                                "chain holds (the paper stops only at 'answer is' or max_steps)", choices=(False, True),
                                origin="the paper's rule by default"),
