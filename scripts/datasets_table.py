@@ -17,7 +17,11 @@ for it in general.
 from __future__ import annotations
 
 import argparse
+import json
+import subprocess
 import sys
+from collections.abc import Callable
+from functools import lru_cache
 from pathlib import Path
 from statistics import mean
 
@@ -30,6 +34,8 @@ from hopkit.evaluation.metrics import recall_at  # noqa: E402
 from hopkit.evaluation.paired import compare_runs, read_rows  # noqa: E402
 
 DATASETS = {"hotpotqa": "HotpotQA", "2wiki": "2WikiMultihopQA", "musique": "MuSiQue"}
+REPO = Path(__file__).resolve().parents[1]
+QUEUE_STATUS = REPO / "docs" / "runs" / "datasets" / "queue-status"
 METHODS = {"nor": "NoR", "oner": "OneR", "ircot": "IRCoT", "searchain": "SearChain", "tor": "ToR", "cor": "CoR"}
 
 
@@ -52,10 +58,13 @@ def best_oner(folder: Path, profile: str) -> tuple[int, dict[str, dict]] | None:
     return k, rows
 
 
-def method_log(folder: Path, method: str, profile: str) -> tuple[Path | None, dict[str, dict]]:
+def method_log(folder: Path, method: str, profile: str,
+               code_time: Callable[[str], int] | None = None) -> tuple[Path | None, dict[str, dict]]:
     """The method's longest log for the profile (stage 2 grows the chosen demonstrations' log); at equal lengths
     the log of the demonstrations scripts/demos_choice.py chose, at the K scripts/k_choice.py chose (IRCoT and
-    SearChain: stage 2 may hold a log at the default K and one at the sweep's K). (None, {}) when there is none."""
+    SearChain: stage 2 may hold a log at the default K and one at the sweep's K), and of those the one the newest
+    code wrote: a rerun of the chosen log's settings at a later commit (its name the chosen log's plus a suffix,
+    its metadata the same; the commit from the queue's start lines) replaces it. (None, {}) when there is none."""
     names = [f"{method}-{profile}*.jsonl"] + (["nor-hopkit*.jsonl"] if method == "nor" else [])
     chosen, _ = choose(folder, method)
     ends = (f"-{chosen}",)
@@ -63,7 +72,49 @@ def method_log(folder: Path, method: str, profile: str) -> tuple[Path | None, di
         k = choose_k(folder, method, chosen, profile)[0]
         ends = (f"-{chosen}-k{k}",) if k != DEFAULT_K[method] else ends
     logs = [(path, read_rows(path)) for pattern in names for path in folder.glob(pattern)]
-    return max(logs, key=lambda log: (len(log[1]), log[0].stem.endswith(ends)), default=(None, {}))
+    chosen_log = next((path for path, _ in logs if path.stem.endswith(ends)), None)
+    commits = log_commits(folder)
+    time_of = code_time or commit_time
+
+    def runs_chosen(path: Path) -> bool:
+        return chosen_log is not None and (path == chosen_log or (
+            path.stem.startswith(chosen_log.stem + "-") and settings(path) is not None
+            and settings(path) == settings(chosen_log)))
+
+    def code(path: Path) -> int:
+        commit = commits.get(path.stem)
+        return time_of(commit) if commit else 0
+
+    return max(logs, key=lambda log: (len(log[1]), runs_chosen(log[0]), code(log[0])), default=(None, {}))
+
+
+def settings(log: Path) -> dict | None:
+    """The run's metadata (dataset, demonstrations, knobs, retriever, LM), or None without it."""
+    meta = log.with_suffix(".meta.json")
+    return json.loads(meta.read_text()) if meta.is_file() else None
+
+
+def log_commits(folder: Path) -> dict[str, str]:
+    """Each log's code commit in the folder: the last queue start line for it ("start SET/NAME n=N TIME COMMIT"),
+    from the folder's root's queue-status, or the raw runs' when the folder is a replayed copy."""
+    status = next((path for path in (folder.parent / "queue-status", QUEUE_STATUS) if path.is_file()), None)
+    commits: dict[str, str] = {}
+    for line in status.read_text().splitlines() if status else []:
+        parts = line.split()
+        if len(parts) == 5 and parts[0] == "start" and parts[1].startswith(f"{folder.name}/"):
+            commits[parts[1].split("/", 1)[1]] = parts[4]
+    return commits
+
+
+@lru_cache(maxsize=None)
+def commit_time(commit: str) -> int:
+    """The commit's time in this repository (0 when git or the commit is missing)."""
+    try:
+        out = subprocess.run(["git", "log", "-1", "--format=%ct", commit], capture_output=True, text=True,
+                             cwd=REPO, check=True).stdout.strip()
+        return int(out)
+    except (OSError, subprocess.CalledProcessError, ValueError):
+        return 0
 
 
 def method_rows(folder: Path, method: str, profile: str) -> dict[str, dict]:
@@ -156,8 +207,6 @@ def additions_cell(hopkit: dict[str, dict], paper: dict[str, dict]) -> str:
 def retrieval_figure(root: Path, profile: str) -> list[str]:
     """IRCoT's recall at its paragraphs read against one retrieval with the question at the same count, per
     question, from the index IRCoT's run read (its log's metadata: BM25, or ColBERT where the choice rule took it)."""
-    import json
-
     from hopkit.api import load_dataset
     from hopkit.paths import default_index_path
     from hopkit.retrieval.loading import load_index

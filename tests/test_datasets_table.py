@@ -167,3 +167,26 @@ def test_the_additions_view_pairs_each_methods_hopkit_row_with_its_paper_row_on_
     assert "+25.0" in lines["| OneR"] and "(n=4, 1 differ)" in lines["| OneR"]
     assert "+50.0" in lines["| ToR"] and "(n=2, 1 differ) · calls 10.0 / 6.0" in lines["| ToR"]
     assert "| IRCoT" not in lines and "| NoR" not in lines
+
+
+def test_a_rerun_of_the_chosen_settings_at_newer_code_replaces_the_older_log(tmp_path):
+    table = load_script("datasets_table")
+    folder = tmp_path / "musique"
+    meta = json.dumps({"method": "ircot", "demos_from": "musique:train", "knobs": {}})
+    _log(folder / "ircot-hopkit-zeroshot.jsonl", [0.0, 0.0])  # in-domain demonstrations are chosen
+    _log(folder / "ircot-hopkit-indomain.jsonl", [0.0, 0.5])
+    _log(folder / "ircot-hopkit-indomain-skipq.jsonl", [1.0, 0.5])  # same settings, a later commit
+    _log(folder / "ircot-hopkit-indomain-k6.jsonl", [1.0, 1.0])  # other knobs: never a rerun
+    for name, knobs in (("ircot-hopkit-indomain", "{}"), ("ircot-hopkit-indomain-skipq", "{}"),
+                        ("ircot-hopkit-indomain-k6", '{"k": 6}')):
+        (folder / f"{name}.meta.json").write_text(meta.replace('"knobs": {}', f'"knobs": {knobs}'))
+    (tmp_path / "queue-status").write_text(
+        "start musique/ircot-hopkit-indomain n=2 01:00:00 aaa\n"
+        "start musique/ircot-hopkit-indomain-k6 n=2 02:00:00 ccc\n"
+        "start musique/ircot-hopkit-indomain-skipq n=2 03:00:00 bbb\n")
+    times = {"aaa": 1, "bbb": 2, "ccc": 3}.get
+    assert table.method_log(folder, "ircot", "hopkit", code_time=times)[0].name == "ircot-hopkit-indomain-skipq.jsonl"
+    older = {"aaa": 2, "bbb": 1, "ccc": 3}.get  # the suffixed log at older code: the chosen log stays
+    assert table.method_log(folder, "ircot", "hopkit", code_time=older)[0].name == "ircot-hopkit-indomain.jsonl"
+    _log(folder / "ircot-hopkit-indomain.jsonl", [0.0, 0.5, 1.0])  # the longer log still comes first
+    assert table.method_log(folder, "ircot", "hopkit", code_time=times)[0].name == "ircot-hopkit-indomain.jsonl"
