@@ -53,6 +53,7 @@ def configure(delay=0.0, cache=False, engine=None):
 
 if __name__ == "__main__":
     folder, storage, trials, delay = sys.argv[1], sys.argv[2], int(sys.argv[3]), float(sys.argv[4])
+    grace_s = int(sys.argv[5]) if len(sys.argv) > 5 else 2  # 2 s: the kill tests' stale trial is found quickly
     dspy.configure_cache(enable_disk_cache=False, enable_memory_cache=False)
     configure(delay)
-    optimize(request(folder, storage, trials, grace_s=2), TableRetriever(), None, say=lambda text: None)
+    optimize(request(folder, storage, trials, grace_s=grace_s), TableRetriever(), None, say=lambda text: None)
