@@ -73,19 +73,18 @@ def method_log(folder: Path, method: str, profile: str,
         ends = (f"-{chosen}-k{k}",) if k != DEFAULT_K[method] else ends
     logs = [(path, read_rows(path)) for pattern in names for path in folder.glob(pattern)]
     chosen_log = next((path for path, _ in logs if path.stem.endswith(ends)), None)
+    chosen_settings = settings(chosen_log) if chosen_log else None
     commits = log_commits(folder)
     time_of = code_time or commit_time
 
-    def runs_chosen(path: Path) -> bool:
-        return chosen_log is not None and (path == chosen_log or (
-            path.stem.startswith(chosen_log.stem + "-") and settings(path) is not None
-            and settings(path) == settings(chosen_log)))
-
-    def code(path: Path) -> int:
+    def rank(log: tuple[Path, dict[str, dict]]) -> tuple[int, bool, int]:
+        path, rows = log
+        rerun = (chosen_settings is not None and path.stem.startswith(f"{chosen_log.stem}-")
+                 and settings(path) == chosen_settings)
         commit = commits.get(path.stem)
-        return time_of(commit) if commit else 0
+        return len(rows), path == chosen_log or rerun, time_of(commit) if commit else 0
 
-    return max(logs, key=lambda log: (len(log[1]), runs_chosen(log[0]), code(log[0])), default=(None, {}))
+    return max(logs, key=rank, default=(None, {}))
 
 
 def settings(log: Path) -> dict | None:
