@@ -238,6 +238,9 @@ def main() -> None:
     parser.add_argument("--retrieval", action="store_true")
     parser.add_argument("--additions", action="store_true", help="hopkit - paper per method and set, paired")
     args = parser.parse_args()
+    if not any((args.root / name).is_dir() for name in DATASETS):
+        parser.error(f"no dataset folder ({', '.join(DATASETS)}) under {args.root}: pass --root the queue's runs "
+                     "(docs/runs/datasets, or docs/runs/datasets-replayed after the replay)")
     if args.additions:
         print(additions_table(args.root))
         return
