@@ -7,8 +7,11 @@ reasoning (a direct reader: the check read paragraphs the trace does not keep) a
     python scripts/replay_yes_no_check.py docs/runs/dev100/*.jsonl docs/runs/datasets/*/*.jsonl \
         docs/runs/datasets/*/*/*.jsonl [--lm local:qwen1.5b] [--out rows.jsonl]
 
-A replay of the logged prompt itself comes back from the LM cache with the logged decision (the check: run it
-on the commit that wrote the logs).
+Every prompt is evaluated whole, in a cache of its own (`dspy-cache-whole-prompts` under hopkit's home): with
+llama.cpp's prefix reuse on, a call's decision can depend on which calls ran before it (the KV of a shared prefix
+is computed in other batches), and one of the 38 replayed calls did flip between two replays of the same logs in
+another order (session 58). Evaluated whole, a replay gives the same decisions whatever it replays and whatever
+the LM cache held.
 
 With --apply DIR, every run log under DIR (a replayed tree: scripts/replay_date_comparison.py's output) is
 rewritten in place with the current check's decision on each logged call that had reasoning, its metrics
@@ -22,11 +25,18 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections import Counter
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from hopkit.paths import home  # noqa: E402
+
+os.environ.setdefault("HOPKIT_REUSE_CONTEXT", "0")  # each prompt evaluated whole: no prefix of an earlier call reused
+os.environ.setdefault("HOPKIT_PREFIX_CACHE_MB", "0")
+os.environ.setdefault("DSPY_CACHEDIR", str(home() / "dspy-cache-whole-prompts"))  # apart from prefix-reused answers
 
 from hopkit.cli.environment import apply_defaults  # noqa: E402
 
