@@ -32,12 +32,6 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from hopkit.paths import home  # noqa: E402
-
-os.environ.setdefault("HOPKIT_REUSE_CONTEXT", "0")  # each prompt evaluated whole: no prefix of an earlier call reused
-os.environ.setdefault("HOPKIT_PREFIX_CACHE_MB", "0")
-os.environ.setdefault("DSPY_CACHEDIR", str(home() / "dspy-cache-whole-prompts"))  # apart from prefix-reused answers
-
 from hopkit.cli.environment import apply_defaults  # noqa: E402
 
 apply_defaults()
@@ -47,6 +41,7 @@ import dspy  # noqa: E402
 from hopkit.additions.records import step_records  # noqa: E402
 from hopkit.additions.yes_no_check import YesNoCheck, verdict_of  # noqa: E402
 from hopkit.lm.factory import LMSpec, make_lm  # noqa: E402
+from hopkit.paths import home  # noqa: E402
 from replay_date_comparison import reasoning_of, rescored  # noqa: E402
 
 
@@ -136,6 +131,24 @@ def split(rows: list[dict], field: str) -> str:
             f"undecided {sum(v for (g, d), v in counts.items() if d == 'kept')}")
 
 
+WHOLE_PROMPTS = {"HOPKIT_REUSE_CONTEXT": "0", "HOPKIT_PREFIX_CACHE_MB": "0"}  # no prefix of an earlier call reused
+
+
+def whole_prompt_lm(model: str) -> dspy.LM:
+    """The LM with every prompt evaluated whole, its answers cached apart from those of prefix-reusing runs."""
+    dspy.configure_cache(disk_cache_dir=str(home() / "dspy-cache-whole-prompts"))
+    saved = {name: os.environ.get(name) for name in WHOLE_PROMPTS}
+    os.environ.update(WHOLE_PROMPTS)
+    try:
+        return make_lm(LMSpec(model=model))
+    finally:
+        for name, value in saved.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("logs", type=Path, nargs="*")
@@ -144,13 +157,13 @@ def main() -> None:
     parser.add_argument("--out", type=Path, default=None, help="one JSON line per call: inputs, logged, replayed")
     args = parser.parse_args()
     if args.apply:
-        dspy.configure(lm=make_lm(LMSpec(model=args.lm)))
+        dspy.configure(lm=whole_prompt_lm(args.lm))
         apply(args.apply, YesNoCheck(restatement=False))
         return
     calls, without_reasoning = logged_calls(args.logs)
     print(f"{len(calls)} distinct calls with reasoning; {without_reasoning} logged calls without reasoning left out",
           flush=True)
-    dspy.configure(lm=make_lm(LMSpec(model=args.lm)))
+    dspy.configure(lm=whole_prompt_lm(args.lm))
     check = YesNoCheck(restatement=False)  # the call itself: the logged answers reached it past the restatement
     rows = []
     for i, ((question, before, reasoning), found) in enumerate(calls.items(), 1):
