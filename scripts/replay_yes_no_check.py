@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 from collections import Counter
 from pathlib import Path
@@ -131,22 +130,10 @@ def split(rows: list[dict], field: str) -> str:
             f"undecided {sum(v for (g, d), v in counts.items() if d == 'kept')}")
 
 
-WHOLE_PROMPTS = {"HOPKIT_REUSE_CONTEXT": "0", "HOPKIT_PREFIX_CACHE_MB": "0"}  # no prefix of an earlier call reused
-
-
 def whole_prompt_lm(model: str) -> dspy.LM:
     """The LM with every prompt evaluated whole, its answers cached apart from those of prefix-reusing runs."""
     dspy.configure_cache(disk_cache_dir=str(home() / "dspy-cache-whole-prompts"))
-    saved = {name: os.environ.get(name) for name in WHOLE_PROMPTS}
-    os.environ.update(WHOLE_PROMPTS)
-    try:
-        return make_lm(LMSpec(model=model))
-    finally:
-        for name, value in saved.items():
-            if value is None:
-                os.environ.pop(name, None)
-            else:
-                os.environ[name] = value
+    return make_lm(LMSpec(model=model, whole_prompts=True))
 
 
 def main() -> None:

@@ -49,22 +49,11 @@ def test_apply_rewrites_a_changed_decision_and_rescores_it(tmp_path: Path):
     assert rows[1] == untouched
 
 
-def test_the_replay_lm_evaluates_every_prompt_whole_and_leaves_the_environment_as_it_was(monkeypatch, tmp_path: Path):
+def test_the_replay_lm_evaluates_every_prompt_whole_in_a_cache_of_its_own(monkeypatch, tmp_path: Path):
     replay = load_script("replay_yes_no_check")
     seen = {}
-    monkeypatch.setenv("HOPKIT_PREFIX_CACHE_MB", "512")
-    monkeypatch.delenv("HOPKIT_REUSE_CONTEXT", raising=False)
     monkeypatch.setattr(replay, "home", lambda: tmp_path)
     monkeypatch.setattr(replay.dspy, "configure_cache", lambda **kw: seen.update(cache=kw["disk_cache_dir"]))
-
-    def make_lm(spec):
-        seen.update(model=spec.model, reuse=replay.os.environ.get("HOPKIT_REUSE_CONTEXT"),
-                    prefix=replay.os.environ.get("HOPKIT_PREFIX_CACHE_MB"))
-        return "lm"
-
-    monkeypatch.setattr(replay, "make_lm", make_lm)
+    monkeypatch.setattr(replay, "make_lm", lambda spec: seen.update(model=spec.model, whole=spec.whole_prompts) or "lm")
     assert replay.whole_prompt_lm("local:qwen1.5b") == "lm"
-    assert seen == {"cache": str(tmp_path / "dspy-cache-whole-prompts"), "model": "local:qwen1.5b", "reuse": "0",
-                    "prefix": "0"}
-    assert replay.os.environ.get("HOPKIT_PREFIX_CACHE_MB") == "512"
-    assert "HOPKIT_REUSE_CONTEXT" not in replay.os.environ
+    assert seen == {"cache": str(tmp_path / "dspy-cache-whole-prompts"), "model": "local:qwen1.5b", "whole": True}

@@ -27,6 +27,7 @@ class LMSpec:
     cache: bool = True
     n_ctx: int = 8192
     timeout: float = 120.0  # seconds a server may take for one call before it counts as failed
+    whole_prompts: bool = False  # local packs: evaluate every prompt whole, reusing no earlier call's prefix KV
 
     @property
     def is_local(self) -> bool:
@@ -39,10 +40,13 @@ def make_lm(spec: LMSpec) -> dspy.LM:
         path = resolve_model_file(target)
         if target in PACKS:  # a user's own GGUF file has no pinned hash
             verify_cached(path, PACKS[target].sha256)
-        # benchmarks only: HOPKIT_PREFIX_CACHE_MB=0 turns the prefix KV cache off; HOPKIT_REUSE_CONTEXT=0 also stops
-        # llama.cpp from reusing the previous call's prefix, so every prompt is evaluated whole
-        cache_mb = os.environ.get("HOPKIT_PREFIX_CACHE_MB")
-        engine = LlamaCppEngine(path, n_ctx=spec.n_ctx, reuse_context=os.environ.get("HOPKIT_REUSE_CONTEXT") != "0",
+        # prefix reuse is not bit-exact (a shared prefix's KV computed after other calls can flip a close answer):
+        # spec.whole_prompts turns it off for a caller that needs an answer independent of call order. Benchmarks
+        # switch it by environment: HOPKIT_PREFIX_CACHE_MB=0 turns the prefix KV cache off; HOPKIT_REUSE_CONTEXT=0
+        # also stops llama.cpp from reusing the previous call's prefix
+        cache_mb = "0" if spec.whole_prompts else os.environ.get("HOPKIT_PREFIX_CACHE_MB")
+        reuse = not spec.whole_prompts and os.environ.get("HOPKIT_REUSE_CONTEXT") != "0"
+        engine = LlamaCppEngine(path, n_ctx=spec.n_ctx, reuse_context=reuse,
                                 **({"prefix_cache_bytes": int(float(cache_mb) * 2**20)} if cache_mb else {}))
         engine.load()
         return AccountedLM(f"local/{path.stem}", engine=engine, max_tokens=spec.max_tokens,
