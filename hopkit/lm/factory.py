@@ -27,7 +27,9 @@ class LMSpec:
     cache: bool = True
     n_ctx: int = 8192
     timeout: float = 120.0  # seconds a server may take for one call before it counts as failed
-    whole_prompts: bool = False  # local packs: evaluate every prompt whole, reusing no earlier call's prefix KV
+    # local packs: evaluate every prompt whole, reusing no earlier call's prefix KV. dspy's cache keys do not hold it:
+    # a caller that must not read prefix-reusing answers keeps a cache of its own (scripts/replay_yes_no_check.py)
+    whole_prompts: bool = False
 
     @property
     def is_local(self) -> bool:
