@@ -34,7 +34,8 @@ TRAIN_SPLITS = {"musique": "musique:train", "2wikimultihopqa": "2wikimultihopqa:
 # measured: SearChain -22.0, -10.8 and -3.3 on HotpotQA, 2Wiki and MuSiQue with the in-domain sources; IRCoT on
 # HotpotQA and 2Wiki, where hopkit's own ten led on the first 20 (+12.7 and +18.3) and lost on the questions after
 # them (-6.9 [-17.0, +2.5] on HotpotQA's 21-60, -4.6 [-16.7, +7.2] on 2Wiki's 21-82), so the cheaper prompt stands
-# (the IRCoT authors' files: --demos-from ircot-demos:FILE).
+# (the IRCoT authors' files: --demos-from ircot-demos:FILE); ToR on MuSiQue, where the train decompositions led the
+# first 20 (+11.7) and not questions 21-60 (-0.8 [-9.4, +6.8]), at 11.2 LM calls a question against 7.0.
 MEASURED_DEFAULTS: dict[tuple[str, str], tuple[str, ...]] = {
     ("ircot", "musique"): ("musique:train",),
 }
