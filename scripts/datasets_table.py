@@ -188,11 +188,16 @@ def additions_table(root: Path) -> str:
 
 
 def profile_rows(folder: Path, method: str, profile: str) -> dict[str, dict]:
-    """The profile's row of the table: OneR at the profile's own best K, any other method its chosen log."""
+    """The profile's rows to pair: OneR at the hopkit profile's best K in both profiles (the same K, so that the
+    pair measures the additions, not two K choices: the paper sweep's best K is picked on the very questions it is
+    scored on), any other method its chosen log."""
     if method != "oner":
         return method_rows(folder, method, profile)
-    best = best_oner(folder, profile)
-    return best[1] if best else {}
+    best = best_oner(folder, "hopkit")
+    if not best:
+        return {}
+    logs = sorted((folder / f"oner-sweep-{profile}").glob(f"oner-k{best[0]}-*.jsonl"))
+    return read_rows(logs[0]) if logs else {}
 
 
 def additions_cell(hopkit: dict[str, dict], paper: dict[str, dict]) -> str:

@@ -169,6 +169,19 @@ def test_the_additions_view_pairs_each_methods_hopkit_row_with_its_paper_row_on_
     assert "| IRCoT" not in lines and "| NoR" not in lines
 
 
+def test_the_additions_view_pairs_oner_at_the_hopkit_rows_k_in_both_profiles(tmp_path):
+    # the paper sweep's best K (9, picked on the questions it is scored on) is not hopkit's (15): pairing the two
+    # best Ks would measure two K choices; the pair is at hopkit's K in both profiles
+    table = load_script("datasets_table")
+    folder = tmp_path / "2wiki"
+    _log(folder / "oner-sweep-hopkit" / "oner-k9-bm25__lm.jsonl", [1.0, 1.0, 0.0, 0.0])
+    _log(folder / "oner-sweep-hopkit" / "oner-k15-bm25__lm.jsonl", [1.0, 1.0, 1.0, 0.0])
+    _log(folder / "oner-sweep-paper" / "oner-k9-bm25__lm.jsonl", [1.0, 1.0, 1.0, 1.0])
+    _log(folder / "oner-sweep-paper" / "oner-k15-bm25__lm.jsonl", [1.0, 0.0, 1.0, 0.0])
+    line = next(line for line in table.additions_table(tmp_path).splitlines() if line.startswith("| OneR"))
+    assert "+25.0" in line and "(n=4, 1 differ)" in line
+
+
 def test_a_rerun_of_the_chosen_settings_at_newer_code_replaces_the_older_log(tmp_path):
     table = load_script("datasets_table")
     folder = tmp_path / "musique"
