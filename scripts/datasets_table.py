@@ -179,7 +179,7 @@ def additions_table(root: Path) -> str:
         cells = []
         for name in columns:
             folder = root / name
-            hopkit, paper = (profile_rows(folder, method, profile) for profile in ("hopkit", "paper"))
+            hopkit, paper = profile_pair(folder, method)
             shared = sorted(set(hopkit) & set(paper))
             cells.append(additions_cell({q: hopkit[q] for q in shared}, {q: paper[q] for q in shared}))
         if any(c != "-" for c in cells):
@@ -187,17 +187,18 @@ def additions_table(root: Path) -> str:
     return "\n".join(lines)
 
 
-def profile_rows(folder: Path, method: str, profile: str) -> dict[str, dict]:
-    """The profile's rows to pair: OneR at the hopkit profile's best K in both profiles (the same K, so that the
-    pair measures the additions, not two K choices: the paper sweep's best K is picked on the very questions it is
-    scored on), any other method its chosen log."""
+def profile_pair(folder: Path, method: str) -> tuple[dict[str, dict], dict[str, dict]]:
+    """The hopkit and paper profiles' rows to pair: OneR at the hopkit profile's best K in both (the same K, so that
+    the pair measures the additions, not two K choices: the paper sweep's best K is picked on the very questions it
+    is scored on), any other method its chosen log."""
     if method != "oner":
-        return method_rows(folder, method, profile)
+        return method_rows(folder, method, "hopkit"), method_rows(folder, method, "paper")
     best = best_oner(folder, "hopkit")
     if not best:
-        return {}
-    logs = sorted((folder / f"oner-sweep-{profile}").glob(f"oner-k{best[0]}-*.jsonl"))
-    return read_rows(logs[0]) if logs else {}
+        return {}, {}
+    k, hopkit = best
+    logs = sorted((folder / "oner-sweep-paper").glob(f"oner-k{k}-*.jsonl"))
+    return hopkit, (read_rows(logs[0]) if logs else {})
 
 
 def additions_cell(hopkit: dict[str, dict], paper: dict[str, dict]) -> str:

@@ -18,12 +18,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from hopkit.data.corpus import Corpus  # noqa: E402
 from hopkit.data.registry import load_dataset_spec  # noqa: E402
+from hopkit.evaluation.metrics import cover_exact_match  # noqa: E402
 from hopkit.evaluation.paired import read_rows  # noqa: E402
-from hopkit.text.normalize import normalize_answer  # noqa: E402
-
-
-def _holds(text: str, answer: str) -> bool:
-    return f" {answer} " in f" {normalize_answer(text)} "
 
 
 def count_cut(rows: list[dict], corpus: Corpus, words: int) -> tuple[int, int]:
@@ -31,17 +27,17 @@ def count_cut(rows: list[dict], corpus: Corpus, words: int) -> tuple[int, int]:
     holding = kept = 0
     for row in rows:
         prediction = row.get("prediction") or {}
-        answers = [normalize_answer(a) for a in row.get("answers") or []]
+        answers = row.get("answers") or []
         for pid in prediction.get("retrieved") or prediction.get("citations") or []:
             if pid not in corpus:
                 continue
             text = corpus[pid].text
-            found = [a for a in answers if a and _holds(text, a)]
+            found = [a for a in answers if cover_exact_match(text, a)]  # the gold inside the text, whole words
             if not found:
                 continue
             holding += 1
             head = " ".join(text.split()[:words])
-            kept += any(_holds(head, a) for a in found)
+            kept += any(cover_exact_match(head, a) for a in found)
     return holding, kept
 
 
