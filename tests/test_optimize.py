@@ -352,17 +352,31 @@ def test_mipro_tunes_instructions_and_demos_and_the_saved_program_carries_them(t
 @pytest.mark.parametrize("startup, pruned", [(1, 4), (10, 0)])
 def test_the_pruner_waits_for_the_given_number_of_finished_trials(tmp_path, startup, pruned):
     study = open_study("p", f"sqlite:///{tmp_path / 'study.db'}", ["maximize"], prune_startup=startup)
-    worse_each_time = iter([5.0, 4.0, 3.0, 2.0, 1.0])
+    for k in range(5):
+        study.enqueue_trial({"k": k})
+    study.optimize(_scripted_objective({0: 5.0, 1: 4.0, 2: 3.0, 3: 2.0, 4: 1.0}), n_trials=5)
+    assert len(study.get_trials(states=(optuna.trial.TrialState.PRUNED,))) == pruned
 
+
+def _scripted_objective(value_of_k):
     def objective(trial):
-        value = next(worse_each_time)
+        value = value_of_k[trial.suggest_int("k", 0, 9)]
         trial.report(value, 0)
         if trial.should_prune():
             raise optuna.TrialPruned()
         return value
+    return objective
 
-    study.optimize(objective, n_trials=5)
-    assert len(study.get_trials(states=(optuna.trial.TrialState.PRUNED,))) == pruned
+
+def test_the_median_pruner_counts_a_repeated_setting_once(tmp_path):
+    """optuna's MedianPruner would stop k=1 (two finished trials, median 5.0); here k=0 tried twice is one
+    setting, so the startup of 2 is not met until k=1 finishes, and k=2 then trails their median (4.5)."""
+    study = open_study("p", f"sqlite:///{tmp_path / 'study.db'}", ["maximize"], prune_startup=2)
+    for k in (0, 0, 1, 2, 3):
+        study.enqueue_trial({"k": k})
+    study.optimize(_scripted_objective({0: 5.0, 1: 4.0, 2: 3.0, 3: 6.0}), n_trials=5)
+    states = [(t.params["k"], t.state.name) for t in study.trials]
+    assert states == [(0, "COMPLETE"), (0, "COMPLETE"), (1, "COMPLETE"), (2, "PRUNED"), (3, "COMPLETE")]
 
 
 def test_bootstrap_keeps_the_programs_own_demos_where_labels_lack_the_outputs():

@@ -194,7 +194,7 @@ def build_parser() -> argparse.ArgumentParser:
     opt.add_argument("--threads", type=int, default=1)
     opt.add_argument("--slices", type=int, default=3, help="growing dev slices a trial can be pruned after (1: no pruning)")
     opt.add_argument("--prune-startup", type=int, default=3,
-                     help="finished trials before the median pruner may stop a trial")
+                     help="finished settings before the median pruner may stop a trial (a setting tried twice counts once)")
     opt.add_argument("--pruner", default="median", choices=["median", "halving", "none"],
                      help="how a trial that trails after a dev slice is stopped (none: every trial answers all of dev)")
     opt.add_argument("--unpruned-check", action="store_true",

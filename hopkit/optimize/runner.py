@@ -59,7 +59,7 @@ class OptimizeRequest:
     seed: int = 0
     threads: int = 1
     slices: int = 3
-    prune_startup: int = 3  # finished trials before the median pruner may stop one
+    prune_startup: int = 3  # finished settings before the median pruner may stop a trial
     pruner: str = "median"  # median | halving | none (hopkit.optimize.study.make_pruner)
     unpruned_check: bool = False  # after the study, finish every pruned trial on all of dev and compare
     progress: bool = True

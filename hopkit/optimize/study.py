@@ -21,6 +21,7 @@ from optuna.trial import FrozenTrial, TrialState
 
 from hopkit.errors import StorageError
 from hopkit.optimize.dead_trials import fail_dead_trials
+from hopkit.optimize.distinct_median_pruner import DistinctSettingsMedianPruner
 from hopkit.optimize.objective import setting_key
 from hopkit.optimize.trial_seeded_sampler import TrialSeededTPESampler
 
@@ -36,11 +37,12 @@ PRUNERS = ("median", "halving", "none")
 
 
 def make_pruner(kind: str, prune_startup: int = 3) -> optuna.pruners.BasePruner:
-    """``median``: stop a trial whose running metric after a dev slice is below the median of earlier trials at the
-    same slice (after ``prune_startup`` finished trials); ``halving``: successive halving, which keeps the top
-    third at each slice; ``none``: every trial answers every dev question."""
+    """``median``: stop a trial whose running metric after a dev slice is below the median of the other finished
+    settings at the same slice, once ``prune_startup`` settings have finished (a setting tried twice counts once);
+    ``halving``: successive halving, which keeps the top third at each slice; ``none``: every trial answers every
+    dev question."""
     if kind == "median":
-        return optuna.pruners.MedianPruner(n_startup_trials=prune_startup, n_warmup_steps=0)
+        return DistinctSettingsMedianPruner(startup=prune_startup)
     if kind == "halving":
         return optuna.pruners.SuccessiveHalvingPruner(min_resource=1, reduction_factor=3,
                                                       min_early_stopping_rate=0)
