@@ -481,6 +481,17 @@ def test_optimize_refuses_overlapping_splits_before_the_retriever_and_lm_load(ho
     assert rc == 2 and "share 10 questions" in err and len(err.splitlines()) == 1
 
 
+def test_optimize_refuses_a_negative_pruner_startup_before_the_study_opens(hopkit_home, tmp_path, capsys):
+    from hopkit.cli.main import main
+
+    folder = tmp_path / "study"
+    rc = main(["optimize", "--method", "oner", "--demos", "none", "--dev", "bundled:dev[1-20]",
+               "--trials", "1", "--prune-startup", "-1", "--out", str(folder)])
+    err = capsys.readouterr().err.strip()
+    assert rc == 2 and "startup must be 0 or more" in err and len(err.splitlines()) == 1
+    assert not folder.exists()  # refused before the storage, retriever and LM were opened
+
+
 def _pruning_study(values_on_full_dev):
     from optuna.distributions import IntDistribution
 

@@ -314,12 +314,13 @@ def cmd_optimize(args: argparse.Namespace) -> None:
     from hopkit.evaluation.metrics import get_metric
     from hopkit.optimize.runner import OptimizeRequest, check_budget, optimize
     from hopkit.optimize.search_space import search_space
-    from hopkit.optimize.study import check_storage, sqlite_url
+    from hopkit.optimize.study import check_storage, make_pruner, sqlite_url
     from hopkit.programs.registry import check_knobs, get_method
     from hopkit.reader.loading import open_reader
 
     try:
         check_budget(args.trials, args.demos, args.demo_threshold)
+        make_pruner(args.pruner, args.prune_startup)  # a bad pruner or startup fails here, before anything loads
     except ValueError as error:
         raise InputError(str(error)) from None
     method = get_method(args.method)
