@@ -33,6 +33,6 @@ study musique ircot labeled 8 --unpruned-check
 study hotpotqa ircot labeled 8
 study musique searchain labeled 6
 study hotpotqa searchain labeled 6
-study musique ircot bootstrap 8
 study musique tor labeled 5
+study musique ircot bootstrap 8
 study musique ircot mipro 6
