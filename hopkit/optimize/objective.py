@@ -65,7 +65,7 @@ class Objective:
         knobs = suggest(trial, self.space)
         program = self.build(knobs)
         log = self.log_for(knobs)
-        bounds = _slice_bounds(len(self.dev), self.slices if len(self.objectives) == 1 else 1)
+        bounds = slice_bounds(len(self.dev), self.slices if len(self.objectives) == 1 else 1)
         rows: list[dict] = []
         for end in bounds:
             report = evaluate(program, self.dev[:end], [self.metric], log, threads=self.threads, progress=self.progress)
@@ -94,7 +94,7 @@ class Objective:
             trial.set_user_attr("worker", f"{socket.gethostname()}:{os.getpid()}")
 
 
-def _slice_bounds(n: int, slices: int) -> list[int]:
+def slice_bounds(n: int, slices: int) -> list[int]:
     """Growing prefixes of dev, e.g. n=20, 3 slices -> [7, 14, 20]."""
     slices = max(1, min(slices, n))
     return sorted({max(1, round(n * i / slices)) for i in range(1, slices + 1)})

@@ -46,7 +46,7 @@ class PruningReport:
                    f"not the same ({self.chosen_pruned} pruned, {self.chosen_unpruned} unpruned)"))
 
 
-def _hours(rows: Sequence[dict]) -> float:
+def lm_hours(rows: Sequence[dict]) -> float:
     return sum(computed_cost(r.get("cost") or {})["seconds"] for r in rows) / 3600
 
 
@@ -75,7 +75,7 @@ def check_pruning(study: optuna.Study, dev: Sequence[dspy.Example], metric: str,
     unpruned = (max if maximize else min)(settings, key=full)
     return PruningReport(settings=len(settings), questions_pruned=sum(len(r) for r in before.values()),
                          questions_unpruned=sum(len(r) for r in after.values()),
-                         lm_hours_pruned=round(sum(_hours(r) for r in before.values()), 3),
-                         lm_hours_unpruned=round(sum(_hours(r) for r in after.values()), 3),
+                         lm_hours_pruned=round(sum(lm_hours(r) for r in before.values()), 3),
+                         lm_hours_unpruned=round(sum(lm_hours(r) for r in after.values()), 3),
                          chosen_pruned=best.params, chosen_unpruned=settings[unpruned],
                          same_setting=setting_key(best.params) == unpruned)
