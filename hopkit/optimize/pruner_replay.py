@@ -66,11 +66,11 @@ def replay_pruner(settings: Sequence[ReplayedSetting], order: Sequence[str], met
     to ``pruner`` one after another, as a study with ``slices`` dev slices would."""
     if not settings:
         raise ValueError("no settings to replay")
-    by_qid = [_rows_in_order(setting, order) for setting in settings]
+    in_dev_order = [_rows_in_order(setting, order) for setting in settings]
     study = optuna.create_study(direction="maximize" if maximize else "minimize", pruner=pruner)
     bounds = slice_bounds(len(order), slices)
     reached: list[int] = []
-    for setting, rows in zip(settings, by_qid):
+    for setting, rows in zip(settings, in_dev_order):
         study.enqueue_trial(setting.params)
         trial = study.ask(fixed_distributions=setting.distributions)
         for end in bounds:
@@ -86,12 +86,12 @@ def replay_pruner(settings: Sequence[ReplayedSetting], order: Sequence[str], met
     complete = [t for t in study.trials if t.state == TrialState.COMPLETE]
     pick = max if maximize else min
     chosen = pick(complete, key=lambda t: t.values[0]).params
-    unpruned = pick(range(len(settings)), key=lambda i: _mean(by_qid[i], metric))
+    unpruned = pick(range(len(settings)), key=lambda i: _mean(in_dev_order[i], metric))
     return PrunerReplay(
         pruner=name, settings=len(settings), pruned=sum(t.state == TrialState.PRUNED for t in study.trials),
         questions=sum(reached), questions_unpruned=len(order) * len(settings),
-        hours=round(sum(lm_hours(rows[:end]) for rows, end in zip(by_qid, reached)), 3),
-        hours_unpruned=round(sum(lm_hours(rows) for rows in by_qid), 3),
+        hours=round(sum(lm_hours(rows[:end]) for rows, end in zip(in_dev_order, reached)), 3),
+        hours_unpruned=round(sum(lm_hours(rows) for rows in in_dev_order), 3),
         chosen=chosen, chosen_unpruned=settings[unpruned].params)
 
 
