@@ -547,6 +547,9 @@ def test_a_study_with_the_unpruned_check_reports_it_in_its_summary(tmp_path):
     summary = json.loads(result.summary_path.read_text())
     assert summary["pruner"] == "halving" and summary["pruning"]["questions_unpruned"] == 3 * 4
     assert summary["pruning"]["same_setting"] in (True, False) and summary["questions_answered"]["questions"] >= 4
+    from hopkit.optimize.summary_table import summary_rows
+
+    assert "questions answered by the trials and the unpruned check: " in summary_rows(summary)
 
 
 def test_every_demonstration_says_where_it_came_from_and_none_shows_a_held_out_question():

@@ -49,7 +49,8 @@ def summary_rows(summary: dict[str, Any]) -> str:
     lines += paired_lines(summary)
     if summary.get("questions_answered"):
         answered = summary["questions_answered"]
-        lines.append(f"questions answered by the trials: {answered['questions']} ({answered['lm_hours']:.2f} LM hours "
+        who = "the trials and the unpruned check" if summary.get("pruning") else "the trials"
+        lines.append(f"questions answered by {who}: {answered['questions']} ({answered['lm_hours']:.2f} LM hours "
                      f"as computed; pruner {summary.get('pruner', 'median')})")
     if summary.get("pruning"):
         p = summary["pruning"]
