@@ -2,6 +2,7 @@
 saved programs that load and predict identically, and the FixedTrial path."""
 
 import json
+import shutil
 import subprocess
 import sys
 import time
@@ -261,7 +262,10 @@ def test_the_summary_scores_the_papers_setting_and_the_best_on_test_and_adds_up_
     assert len(study_rows(settings)) == answered
     from hopkit.optimize.summary_table import read_summary, summary_rows
 
-    table = summary_rows(read_summary(tmp_path)).splitlines()
+    assert not any(Path(log).is_absolute() for log in read_summary(tmp_path)["logs"].values())
+    moved = tmp_path.parent / f"{tmp_path.name}-moved"  # a clone of the repository, or a copied study folder
+    shutil.copytree(tmp_path, moved)
+    table = summary_rows(read_summary(moved), moved).splitlines()
     assert table[2].split(" | ")[3] == "papers' (trial 0)" and table[3].split(" | ")[3].startswith("best (trial")
     assert table[3].split(" | ")[5] == f"{100 * again.test_scores['f1']:.1f}"
     text = "\n".join(table)

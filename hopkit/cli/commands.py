@@ -448,7 +448,7 @@ def cmd_report(args: argparse.Namespace) -> None:
         if path.is_dir() and (path / "summary.json").is_file():
             from hopkit.optimize.summary_table import read_summary, summary_rows
 
-            print(summary_rows(read_summary(path)))
+            print(summary_rows(read_summary(path), path))
             continue
         if path.is_dir():
             raise InputError(f"{path} is a folder without an optimize study's summary.json; pass a run log (.jsonl)")

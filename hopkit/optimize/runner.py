@@ -9,6 +9,7 @@ with its manifest and plots, and scored on test when a test split is given.
 from __future__ import annotations
 
 import json
+import os
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -148,14 +149,15 @@ def optimize(request: OptimizeRequest, retriever: Retriever | None, reader: Read
     if default_trial:
         calls["dev_default"] = default_trial.user_attrs.get("lm_calls_per_q", 0.0)
     test_scores, test_default = score_on_test(request, build, best, default_trial, calls, say)
-    logs = {"dev_best": str(objective.log_for(best.params).path)}
+    logs = {"dev_best": objective.log_for(best.params).path}
     if default_trial:
-        logs["dev_default"] = str(objective.log_for(default_trial.params).path)
+        logs["dev_default"] = objective.log_for(default_trial.params).path
     if test_scores:
-        logs["test_best"] = str(request.folder / "test" / f"best-{best.number}.jsonl")
-        logs["test_default"] = str(request.folder / "test" / (f"default-{default_trial.number}.jsonl"
-                                   if default_trial and default_trial.number != best.number
-                                   else f"best-{best.number}.jsonl"))
+        logs["test_best"] = request.folder / "test" / f"best-{best.number}.jsonl"
+        logs["test_default"] = request.folder / "test" / (f"default-{default_trial.number}.jsonl"
+                                                          if default_trial and default_trial.number != best.number
+                                                          else f"best-{best.number}.jsonl")
+    logs = {key: os.path.relpath(path, request.folder) for key, path in logs.items()}  # the folder moves whole
     lm_calls, hits, answering = study_costs(request.folder)
     program_dir = save_program(
         request.folder / "program", program, request.method, knobs, metric=request.metric.name,

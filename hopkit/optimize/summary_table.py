@@ -30,8 +30,9 @@ def _trials(summary: dict[str, Any]) -> str:
     return f"{summary['trials']}" if settings is None else f"{settings} / {summary['trials']}"
 
 
-def summary_rows(summary: dict[str, Any]) -> str:
-    """Two rows, the papers' setting and the best, then the study's cache hit rate, wall time and front."""
+def summary_rows(summary: dict[str, Any], folder: Path | None = None) -> str:
+    """Two rows, the papers' setting and the best, then the study's cache hit rate, wall time and front.
+    ``folder`` is where summary.json lies; the paired lines read the logs it names from there."""
     lines = [HEADER]
     for which, label in (("default", f"papers' (trial {summary['default_trial']})"),
                          ("best", f"best (trial {summary['best_trial']})")):
@@ -46,7 +47,7 @@ def summary_rows(summary: dict[str, Any]) -> str:
                  "killed runs included)")
     for point in summary.get("pareto") or []:
         lines.append(f"  Pareto trial {point['number']}: {point['values']} {point['params']}")
-    lines += paired_lines(summary)
+    lines += paired_lines(summary, folder)
     if summary.get("questions_answered"):
         answered = summary["questions_answered"]
         who = "the trials and the unpruned check" if summary.get("pruning") else "the trials"
@@ -63,20 +64,59 @@ def summary_rows(summary: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def paired_lines(summary: dict[str, Any]) -> list[str]:
-    """The chosen setting against trial 0 on dev and on test, paired over the same questions."""
+def study_log(summary: dict[str, Any], key: str, folder: Path | None) -> Path | None:
+    """A log the summary names, read relative to the study folder: summaries record paths relative to
+    it, and older ones absolute paths from the machine that ran the study, found here by their tail."""
+    recorded = (summary.get("logs") or {}).get(key)
+    if not recorded:
+        return None
+    path = Path(recorded)
+    if not path.is_absolute():
+        return (folder or Path(".")) / path
+    if path.is_file() or folder is None:
+        return path
+    parts = path.parts
+    tail = parts[len(parts) - 1 - parts[::-1].index(folder.name) + 1:] if folder.name in parts else parts[-2:]
+    return folder.joinpath(*tail)
+
+
+def paired_lines(summary: dict[str, Any], folder: Path | None = None) -> list[str]:
+    """The chosen setting against trial 0 on dev and on test, paired over the same questions, then what
+    the guarded choice (hopkit/optimize/guarded_choice.py) would have kept."""
     from hopkit.evaluation.paired import compare_runs, read_rows
 
-    logs, lines = summary.get("logs") or {}, []
+    lines, rows = [], {}
     for split in ("dev", "test"):
-        default, best = logs.get(f"{split}_default"), logs.get(f"{split}_best")
-        if not default or not best or not Path(default).is_file() or not Path(best).is_file():
+        default, best = study_log(summary, f"{split}_default", folder), study_log(summary, f"{split}_best", folder)
+        if default is None or best is None:
             continue
-        rows_default, rows_best = read_rows(Path(default)), read_rows(Path(best))
-        result = compare_runs(rows_default, rows_best, [summary["metric"]])
+        missing = [str(p) for p in (default, best) if not p.is_file()]
+        if missing:
+            lines.append(f"{split}: no paired line; the log {missing[0]} is not there (copy the study folder whole)")
+            continue
+        rows[split] = (read_rows(default), read_rows(best))
+        result = compare_runs(*rows[split], [summary["metric"]])
         d = result.differences[0]
         mark = " *" if d.significant else ""
         lines.append(f"{split}: chosen (trial {summary['best_trial']}) - trial 0, paired over {result.n} "
                      f"questions: {100 * d.mean_b:.1f} - {100 * d.mean_a:.1f} = {100 * d.diff:+.1f}{mark} "
                      f"[{100 * d.low:+.1f}, {100 * d.high:+.1f}]")
+    if "dev" in rows and summary.get("settings") and summary["best_trial"] != summary["default_trial"]:
+        lines.append(guarded_line(summary, *rows["dev"]))
     return lines
+
+
+def guarded_line(summary: dict[str, Any], dev_default: dict[str, dict], dev_best: dict[str, dict]) -> str:
+    from hopkit.evaluation.metrics import get_metric
+    from hopkit.optimize.guarded_choice import guarded_choice
+
+    name = summary["metric"]
+    shared = [qid for qid in dev_default if qid in dev_best]
+    choice = guarded_choice([dev_default[q]["metrics"][name] for q in shared],
+                            [dev_best[q]["metrics"][name] for q in shared], summary["settings"],
+                            get_metric(name).higher_is_better)
+    kept = f"trial {summary['best_trial']}" if choice.takes_best else "trial 0"
+    test = summary["test"]["best" if choice.takes_best else "default"]
+    return (f"guarded choice: dev interval corrected for {choice.comparisons} settings against trial 0 "
+            f"({100 * choice.level:.1f}%): {100 * choice.diff:+.1f} [{100 * choice.low:+.1f}, {100 * choice.high:+.1f}]"
+            f"; it keeps {kept}" + (f", test {_score(test)}" if test is not None else ""))

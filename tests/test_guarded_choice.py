@@ -1,0 +1,61 @@
+"""The guarded choice: trial 0 stays unless the best's dev lead survives the correction for how many
+settings it was picked from; and the report reads a study's logs from wherever the folder now lies."""
+
+import json
+
+import pytest
+
+from hopkit.optimize.guarded_choice import guarded_choice
+from hopkit.optimize.summary_table import paired_lines
+
+# 50 paired questions: the best wins 10, loses 2, ties 38, a lead of +0.16 whose 95% interval clears zero
+DEFAULT = [0.0] * 10 + [1.0] * 2 + [0.5] * 38
+BEST = [1.0] * 10 + [0.0] * 2 + [0.5] * 38
+
+
+def test_a_lead_that_clears_one_comparison_does_not_clear_seven():
+    alone = guarded_choice(DEFAULT, BEST, settings=2)
+    picked_from_eight = guarded_choice(DEFAULT, BEST, settings=8)
+    assert alone.comparisons == 1 and alone.takes_best and alone.low > 0
+    assert picked_from_eight.comparisons == 7 and picked_from_eight.level == pytest.approx(1 - 0.05 / 7)
+    assert not picked_from_eight.takes_best and picked_from_eight.low < 0 < picked_from_eight.high
+    assert picked_from_eight.diff == pytest.approx(0.16)
+
+
+def test_a_lead_on_every_question_is_taken_however_many_settings_were_tried():
+    assert guarded_choice([0.2] * 50, [0.7] * 50, settings=40).takes_best
+
+
+def test_for_a_metric_where_lower_is_better_the_lead_is_the_drop():
+    lower = guarded_choice([1.0] * 50, [0.0] * 50, settings=3, higher_is_better=False)
+    assert lower.diff == pytest.approx(1.0) and lower.takes_best
+
+
+def test_scores_on_different_questions_are_refused():
+    with pytest.raises(ValueError, match="same, non-empty dev questions"):
+        guarded_choice([0.1, 0.2], [0.3], settings=3)
+
+
+def _log(path, scores):
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("".join(json.dumps({"qid": f"q{i}", "metrics": {"f1": s}, "prediction": {"answer": "x"}}) + "\n"
+                            for i, s in enumerate(scores)))
+
+
+def test_a_study_folder_copied_elsewhere_still_gives_its_paired_lines_and_the_guarded_choice(tmp_path):
+    folder = tmp_path / "ircot-musique-labeled"
+    _log(folder / "settings" / "setting-a.jsonl", DEFAULT)
+    _log(folder / "settings" / "setting-b.jsonl", BEST)
+    _log(folder / "test" / "default-0.jsonl", [0.5] * 50)
+    _log(folder / "test" / "best-4.jsonl", [0.4] * 50)
+    elsewhere = "/machine/that/ran/it/ircot-musique-labeled"  # how summaries before relative paths named logs
+    summary = {"metric": "f1", "settings": 8, "best_trial": 4, "default_trial": 0, "test": {"default": 0.5, "best": 0.4},
+               "logs": {"dev_default": f"{elsewhere}/settings/setting-a.jsonl", "dev_best": "settings/setting-b.jsonl",
+                        "test_default": f"{elsewhere}/test/default-0.jsonl", "test_best": "test/best-4.jsonl"}}
+    lines = paired_lines(summary, folder)
+    assert lines[0].startswith("dev: chosen (trial 4) - trial 0, paired over 50 questions: 58.0 - 42.0 = +16.0")
+    assert lines[1].startswith("test: chosen (trial 4) - trial 0, paired over 50 questions: 40.0 - 50.0 = -10.0")
+    assert lines[2].startswith("guarded choice: dev interval corrected for 7 settings against trial 0 (99.3%): +16.0")
+    assert lines[2].endswith("it keeps trial 0, test 50.0")
+    (folder / "test" / "best-4.jsonl").unlink()
+    assert "the log" in paired_lines(summary, folder)[1] and "is not there" in paired_lines(summary, folder)[1]
