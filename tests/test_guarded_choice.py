@@ -59,3 +59,64 @@ def test_a_study_folder_copied_elsewhere_still_gives_its_paired_lines_and_the_gu
     assert lines[2].endswith("it keeps trial 0, test 50.0")
     (folder / "test" / "best-4.jsonl").unlink()
     assert "the log" in paired_lines(summary, folder)[1] and "is not there" in paired_lines(summary, folder)[1]
+
+
+class KnobTellingEngine:
+    """OneR's paper setting (k = 8: the prompt shows passages 'text 0' to 'text 7') answers only question 3
+    right; every other k answers questions 0 and 1 right: a dev lead of +0.25 on 4 questions, mostly noise."""
+
+    def __new__(cls):
+        import re
+
+        from scripted_engine import ScriptedEngine
+
+        class Engine(ScriptedEngine):
+            def complete(self, request):
+                text = "\n".join(getattr(part, "text", "") for message in request.messages for part in message.parts)
+                number = int(re.findall(r"Question (\d+)\?", text)[-1])
+                paper = "text 7" in text and "text 8" not in text
+                right = number == 3 if paper else number in (0, 1)
+                truth = "Morn" if number % 2 else "Tull"
+                self.replies = [{"answer": truth if right else "Nobody"}]
+                return super().complete(request)
+
+        return Engine([])
+
+
+@pytest.mark.parametrize("rule", ["best", "guarded"])
+def test_a_study_run_with_the_guarded_rule_keeps_trial_0_when_the_lead_is_noise(tmp_path, rule):
+    from dataclasses import replace
+
+    from optimize_worker import TableRetriever, configure, request, tiny_dataset
+
+    from hopkit.optimize.runner import optimize
+    from hopkit.optimize.summary_table import read_summary, summary_rows
+
+    configure(engine=KnobTellingEngine())
+    storage = f"sqlite:///{tmp_path / 'study.db'}"
+    result = optimize(replace(request(tmp_path, storage, trials=3, test=tiny_dataset("test", 4).examples),
+                              choose=rule), TableRetriever(), None, say=lambda text: None)
+    summary = read_summary(tmp_path)
+    assert summary["dev"]["default"] == 0.25
+    if rule == "best":
+        assert summary["best_trial"] != 0 and summary["dev"]["best"] == 0.5 and summary["choice"] is None
+        assert result.knobs["k"] != 8
+        return
+    assert summary["best_trial"] == 0 and result.knobs["k"] == 8 and result.best_value == 0.25
+    choice = summary["choice"]
+    assert choice["rule"] == "guarded" and choice["dev_best_trial"] != 0 and not choice["takes_best"]
+    assert choice["comparisons"] == 2 and choice["diff"] == pytest.approx(0.25) and choice["low"] < 0
+    assert sorted(p.name for p in (tmp_path / "test").glob("*.jsonl")) == ["best-0.jsonl"]  # only trial 0 scored
+    assert f"the best on dev was trial {choice['dev_best_trial']}" in summary_rows(summary, tmp_path)
+
+
+def test_an_unknown_choice_rule_is_refused_before_the_study_starts(tmp_path):
+    from dataclasses import replace
+
+    from optimize_worker import TableRetriever, request
+
+    from hopkit.optimize.runner import optimize
+
+    with pytest.raises(ValueError, match="unknown choice rule 'luckiest'; use best or guarded"):
+        optimize(replace(request(tmp_path, "sqlite:///:memory:", trials=1), choose="luckiest"), TableRetriever(), None)
+    assert not (tmp_path / "settings").exists()

@@ -354,7 +354,7 @@ def cmd_optimize(args: argparse.Namespace) -> None:
         params=params, train_n=args.n_train,
         test=picked["test"], seed=args.seed, threads=args.threads,
         slices=args.slices, prune_startup=args.prune_startup, pruner=args.pruner,
-        unpruned_check=args.unpruned_check, progress=not args.quiet)
+        unpruned_check=args.unpruned_check, choose=args.choose, progress=not args.quiet)
     try:
         result = optimize(request, retriever, reader)
     except ValueError as error:

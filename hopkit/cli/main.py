@@ -200,6 +200,9 @@ def build_parser() -> argparse.ArgumentParser:
     opt.add_argument("--unpruned-check", action="store_true",
                      help="after the study, finish each pruned trial on all of dev: the questions and LM hours pruning "
                      "saved, and whether the same setting would have been chosen")
+    opt.add_argument("--choose", default="best", choices=["best", "guarded"],
+                     help="best: the top dev score; guarded: keep trial 0 unless the best's paired dev lead, corrected "
+                     "for the settings it was picked from, is above zero (hopkit/optimize/guarded_choice.py)")
     opt.add_argument("--set", action="append", default=[], metavar="KNOB=VALUE", help="fix a knob (not tuned)")
     add_profile_flag(opt, default="paper", text="the knobs not tuned, and trial 0's values of those tuned")
     opt.add_argument("--quiet", action="store_true")

@@ -10,7 +10,9 @@ interval lies above zero. It is a rule about selection, not about any dataset or
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Iterable
+from dataclasses import asdict, dataclass
+from typing import Any
 
 from hopkit.evaluation.paired import paired_bootstrap
 
@@ -29,6 +31,9 @@ class GuardedChoice:
     def takes_best(self) -> bool:
         return self.low > 0
 
+    def to_dict(self) -> dict[str, Any]:
+        return {**asdict(self), "takes_best": self.takes_best}
+
 
 def guarded_choice(default_scores: list[float], best_scores: list[float], settings: int,
                    higher_is_better: bool = True) -> GuardedChoice:
@@ -43,3 +48,12 @@ def guarded_choice(default_scores: list[float], best_scores: list[float], settin
     a, b = (default_scores, best_scores) if higher_is_better else (best_scores, default_scores)
     diff, low, high = paired_bootstrap(a, b, level=level)
     return GuardedChoice(comparisons, level, diff, low, high)
+
+
+def guarded_choice_of_rows(default_rows: Iterable[dict], best_rows: Iterable[dict], metric: str, settings: int,
+                           higher_is_better: bool = True) -> GuardedChoice:
+    """The guarded choice from two run logs' rows (``qid`` and ``metrics``), paired by question."""
+    default = {str(row["qid"]): row["metrics"][metric] for row in default_rows}
+    best = {str(row["qid"]): row["metrics"][metric] for row in best_rows}
+    shared = [qid for qid in default if qid in best]
+    return guarded_choice([default[q] for q in shared], [best[q] for q in shared], settings, higher_is_better)

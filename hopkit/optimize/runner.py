@@ -27,6 +27,7 @@ from hopkit.optimize.demos import apply_state, bootstrapped_demos, check_demo_th
 from hopkit.optimize.cost_front import cost_front, plot_cost_front
 from hopkit.optimize.demo_sources import demo_sources, refuse_held_out
 from hopkit.optimize.demos_store import load_or_compile, state_fingerprint
+from hopkit.optimize.guarded_choice import guarded_choice_of_rows
 from hopkit.optimize.objective import COST_OBJECTIVES, Objective
 from hopkit.optimize.plots import save_plots
 from hopkit.optimize.pruning import PruningReport, check_pruning
@@ -63,6 +64,7 @@ class OptimizeRequest:
     prune_startup: int = 3  # finished settings before the median pruner may stop a trial
     pruner: str = "median"  # median | halving | none (hopkit.optimize.study.make_pruner)
     unpruned_check: bool = False  # after the study, finish every pruned trial on all of dev and compare
+    choose: str = "best"  # best: the top dev score | guarded: trial 0 unless the lead survives selection (guarded_choice.py)
     progress: bool = True
     heartbeat_s: int = 60
     grace_s: int = 180
@@ -89,11 +91,14 @@ class OptimizeResult:
     pruning: PruningReport | None = None  # with --unpruned-check: what pruning saved, and whether it chose the same
     cost_front: list[dict[str, Any]] = field(default_factory=list)  # every setting by dev metric and LM calls
     logs: dict[str, str] = field(default_factory=dict)  # dev/test x best/default: the run logs behind the figures
+    choice: dict[str, Any] | None = None  # with --choose guarded: the corrected dev interval and what it kept
 
 
 def optimize(request: OptimizeRequest, retriever: Retriever | None, reader: Reader | None,
              say: Callable[[str], None] = print) -> OptimizeResult:
     check_budget(request.trials, request.demos, request.demo_threshold)
+    if request.choose not in ("best", "guarded"):
+        raise ValueError(f"unknown choice rule {request.choose!r}; use best or guarded")
     start = time.perf_counter()
     space = search_space(request.method, request.params, request.fixed, compiled_demos=request.demos != "none")
     defaults = profile_defaults(space, request.profile, reader)
@@ -142,8 +147,18 @@ def optimize(request: OptimizeRequest, retriever: Retriever | None, reader: Read
         say(pruning.line())
     pareto = [{"number": t.number, "params": t.params, "values": t.values} for t in study.best_trials] if multi else []
     best = max(study.best_trials, key=lambda t: t.values[0]) if multi else study.best_trial
-    knobs = {**request.fixed, **best.params}
     default_trial = paper_default_trial(study)
+    choice = None
+    if request.choose == "guarded" and default_trial and not multi and default_trial.number != best.number:
+        guarded = guarded_choice_of_rows(objective.log_for(default_trial.params).rows,
+                                         objective.log_for(best.params).rows, request.metric.name, settings,
+                                         request.metric.higher_is_better)
+        choice = {"rule": "guarded", "dev_best_trial": best.number, **guarded.to_dict()}
+        say(f"guarded choice: trial {best.number} leads trial 0 on dev by {100 * guarded.diff:+.1f} "
+            f"[{100 * guarded.low:+.1f}, {100 * guarded.high:+.1f}] at {100 * guarded.level:.1f}%; "
+            + ("it is chosen" if guarded.takes_best else "trial 0 is kept"))
+        best = best if guarded.takes_best else default_trial
+    knobs = {**request.fixed, **best.params}
     program = build(best.params)
     calls = {"dev_best": best.user_attrs.get("lm_calls_per_q", 0.0)}
     if default_trial:
@@ -178,7 +193,8 @@ def optimize(request: OptimizeRequest, retriever: Retriever | None, reader: Read
                             test_scores=test_scores, cache_hit_rate=hits / lm_calls if lm_calls else 0.0,
                             seconds=time.perf_counter() - start, program_dir=program_dir, plots=plots,
                             trials=len(study.trials), test_default_scores=test_default, calls_per_question=calls,
-                            answering_seconds=answering, settings=settings, pruning=pruning, cost_front=front, logs=logs)
+                            answering_seconds=answering, settings=settings, pruning=pruning, cost_front=front, logs=logs,
+                            choice=choice)
     write_summary(request, result, best.number, default_trial.number if default_trial else None)
     return result
 
@@ -286,7 +302,7 @@ def write_summary(request: OptimizeRequest, result: OptimizeResult, best: int, d
         "seconds_answering": round(result.answering_seconds, 1), "pareto": result.pareto,
         "questions_answered": questions_answered(request.folder), "pruner": request.pruner,
         "cost_front": [p for p in result.cost_front if p["front"]], "logs": result.logs,
-        "pruning": result.pruning.to_dict() if result.pruning else None,
+        "pruning": result.pruning.to_dict() if result.pruning else None, "choice": result.choice,
     }, indent=2, default=str))
 
 

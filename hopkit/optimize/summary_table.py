@@ -48,6 +48,9 @@ def summary_rows(summary: dict[str, Any], folder: Path | None = None) -> str:
     for point in summary.get("pareto") or []:
         lines.append(f"  Pareto trial {point['number']}: {point['values']} {point['params']}")
     lines += paired_lines(summary, folder)
+    guarded = choice_line(summary)
+    if guarded:
+        lines.append(guarded)
     if summary.get("questions_answered"):
         answered = summary["questions_answered"]
         who = "the trials and the unpruned check" if summary.get("pruning") else "the trials"
@@ -108,15 +111,26 @@ def paired_lines(summary: dict[str, Any], folder: Path | None = None) -> list[st
 
 def guarded_line(summary: dict[str, Any], dev_default: dict[str, dict], dev_best: dict[str, dict]) -> str:
     from hopkit.evaluation.metrics import get_metric
-    from hopkit.optimize.guarded_choice import guarded_choice
+    from hopkit.optimize.guarded_choice import guarded_choice_of_rows
 
-    name = summary["metric"]
-    shared = [qid for qid in dev_default if qid in dev_best]
-    choice = guarded_choice([dev_default[q]["metrics"][name] for q in shared],
-                            [dev_best[q]["metrics"][name] for q in shared], summary["settings"],
-                            get_metric(name).higher_is_better)
+    choice = guarded_choice_of_rows(dev_default.values(), dev_best.values(), summary["metric"], summary["settings"],
+                                    get_metric(summary["metric"]).higher_is_better)
     kept = f"trial {summary['best_trial']}" if choice.takes_best else "trial 0"
     test = summary["test"]["best" if choice.takes_best else "default"]
-    return (f"guarded choice: dev interval corrected for {choice.comparisons} settings against trial 0 "
-            f"({100 * choice.level:.1f}%): {100 * choice.diff:+.1f} [{100 * choice.low:+.1f}, {100 * choice.high:+.1f}]"
-            f"; it keeps {kept}" + (f", test {_score(test)}" if test is not None else ""))
+    return f"guarded choice: {_interval(choice.to_dict())}; it keeps {kept}" + (
+        f", test {_score(test)}" if test is not None else "")
+
+
+def _interval(choice: dict[str, Any]) -> str:
+    return (f"dev interval corrected for {choice['comparisons']} settings against trial 0 "
+            f"({100 * choice['level']:.1f}%): {100 * choice['diff']:+.1f} [{100 * choice['low']:+.1f}, "
+            f"{100 * choice['high']:+.1f}]")
+
+
+def choice_line(summary: dict[str, Any]) -> str | None:
+    """How a study run with ``--choose guarded`` chose, when the rule overrode the best dev score."""
+    choice = summary.get("choice")
+    if not choice or choice.get("rule") != "guarded" or choice["takes_best"]:
+        return None
+    return (f"chosen by the guarded rule: the best on dev was trial {choice['dev_best_trial']}, {_interval(choice)}; "
+            "trial 0 kept, so only trial 0 was scored on test")
