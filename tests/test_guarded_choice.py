@@ -57,6 +57,10 @@ def test_a_study_folder_copied_elsewhere_still_gives_its_paired_lines_and_the_gu
     assert lines[1].startswith("test: chosen (trial 4) - trial 0, paired over 50 questions: 40.0 - 50.0 = -10.0")
     assert lines[2].startswith("guarded choice: dev interval corrected for 7 settings against trial 0 (99.3%): +16.0")
     assert lines[2].endswith("it keeps trial 0, test 50.0")
+    retried = {**summary, "default_trial": 1}  # trial 0 killed at a session's end and rerun with its knobs
+    assert [line.split(", paired")[0].split(": ")[-1] for line in paired_lines(retried, folder)[:2]] == [
+        "chosen (trial 4) - trial 1"] * 2
+    assert paired_lines(retried, folder)[2].endswith("it keeps trial 1, test 50.0")
     (folder / "test" / "best-4.jsonl").unlink()
     assert "the log" in paired_lines(summary, folder)[1] and "is not there" in paired_lines(summary, folder)[1]
 

@@ -154,9 +154,10 @@ def optimize(request: OptimizeRequest, retriever: Retriever | None, reader: Read
                                          objective.log_for(best.params).rows, request.metric.name, settings,
                                          request.metric.higher_is_better)
         choice = {"rule": "guarded", "dev_best_trial": best.number, **guarded.to_dict()}
-        say(f"guarded choice: trial {best.number} leads trial 0 on dev by {100 * guarded.diff:+.1f} "
+        say(f"guarded choice: trial {best.number} leads trial {default_trial.number} (the {request.profile} profile) on "
+            f"dev by {100 * guarded.diff:+.1f} "
             f"[{100 * guarded.low:+.1f}, {100 * guarded.high:+.1f}] at {100 * guarded.level:.1f}%; "
-            + ("it is chosen" if guarded.takes_best else "trial 0 is kept"))
+            + ("it is chosen" if guarded.takes_best else f"trial {default_trial.number} is kept"))
         best = best if guarded.takes_best else default_trial
     knobs = {**request.fixed, **best.params}
     program = build(best.params)

@@ -101,7 +101,7 @@ def paired_lines(summary: dict[str, Any], folder: Path | None = None) -> list[st
         result = compare_runs(*rows[split], [summary["metric"]])
         d = result.differences[0]
         mark = " *" if d.significant else ""
-        lines.append(f"{split}: chosen (trial {summary['best_trial']}) - trial 0, paired over {result.n} "
+        lines.append(f"{split}: chosen (trial {summary['best_trial']}) - {_paper(summary)}, paired over {result.n} "
                      f"questions: {100 * d.mean_b:.1f} - {100 * d.mean_a:.1f} = {100 * d.diff:+.1f}{mark} "
                      f"[{100 * d.low:+.1f}, {100 * d.high:+.1f}]")
     if "dev" in rows and summary.get("settings") and summary["best_trial"] != summary["default_trial"]:
@@ -115,14 +115,19 @@ def guarded_line(summary: dict[str, Any], dev_default: dict[str, dict], dev_best
 
     choice = guarded_choice_of_rows(dev_default.values(), dev_best.values(), summary["metric"], summary["settings"],
                                     get_metric(summary["metric"]).higher_is_better)
-    kept = f"trial {summary['best_trial']}" if choice.takes_best else "trial 0"
+    kept = f"trial {summary['best_trial']}" if choice.takes_best else _paper(summary)
     test = summary["test"]["best" if choice.takes_best else "default"]
-    return f"guarded choice: {_interval(choice.to_dict())}; it keeps {kept}" + (
+    return f"guarded choice: {_interval(choice.to_dict(), summary)}; it keeps {kept}" + (
         f", test {_score(test)}" if test is not None else "")
 
 
-def _interval(choice: dict[str, Any]) -> str:
-    return (f"dev interval corrected for {choice['comparisons']} settings against trial 0 "
+def _paper(summary: dict[str, Any]) -> str:
+    """Trial 0 is the paper's setting; a retried trial 0 (killed, then rerun with its knobs) has a later number."""
+    return f"trial {summary['default_trial']}"
+
+
+def _interval(choice: dict[str, Any], summary: dict[str, Any]) -> str:
+    return (f"dev interval corrected for {choice['comparisons']} settings against {_paper(summary)} "
             f"({100 * choice['level']:.1f}%): {100 * choice['diff']:+.1f} [{100 * choice['low']:+.1f}, "
             f"{100 * choice['high']:+.1f}]")
 
@@ -132,5 +137,5 @@ def choice_line(summary: dict[str, Any]) -> str | None:
     choice = summary.get("choice")
     if not choice or choice.get("rule") != "guarded" or choice["takes_best"]:
         return None
-    return (f"chosen by the guarded rule: the best on dev was trial {choice['dev_best_trial']}, {_interval(choice)}; "
-            "trial 0 kept, so only trial 0 was scored on test")
+    return (f"chosen by the guarded rule: the best on dev was trial {choice['dev_best_trial']}, "
+            f"{_interval(choice, summary)}; {_paper(summary)} kept, so only it was scored on test")
