@@ -96,6 +96,19 @@ def test_the_trial_budget_counts_distinct_settings_and_stops_in_a_small_space(tm
     assert len(small.trials) == 15
 
 
+def test_a_retry_queued_after_the_settings_are_all_in_is_run_not_left_waiting(tmp_path):
+    def objective(trial):
+        return float(trial.suggest_int("k", 1, 3))
+
+    study = open_study("s", f"sqlite:///{tmp_path / 'study.db'}", ["maximize"])
+    assert run_trials(study, objective, 3) == 3
+    # what a killed worker's stale trial leaves when another worker has already finished every setting
+    study.enqueue_trial({"k": 2}, user_attrs={"retry_of": 1})
+    assert run_trials(study, objective, 3) == 3
+    assert not study.get_trials(states=(TrialState.WAITING, TrialState.RUNNING))
+    assert [t.params["k"] for t in study.trials if t.user_attrs.get("retry_of")] == [2]
+
+
 def test_the_fixed_trial_path_replays_values_and_samples_within_ranges():
     space = search_space("tor")
     chosen = {**profile_defaults(space), "depth": 2, "expansion": "cot", "relevance_pruning": False}
