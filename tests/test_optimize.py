@@ -103,10 +103,13 @@ def test_a_retry_queued_after_the_settings_are_all_in_is_run_not_left_waiting(tm
     study = open_study("s", f"sqlite:///{tmp_path / 'study.db'}", ["maximize"])
     assert run_trials(study, objective, 3) == 3
     # what a killed worker's stale trial leaves when another worker has already finished every setting
-    study.enqueue_trial({"k": 2}, user_attrs={"retry_of": 1})
+    killed = study.ask({"k": optuna.distributions.IntDistribution(1, 3)})
+    study.tell(killed, state=TrialState.FAIL)
+    optuna.storages.RetryFailedTrialCallback()(study, study.trials[killed.number])  # as the stale-trial check does
     assert run_trials(study, objective, 3) == 3
     assert not study.get_trials(states=(TrialState.WAITING, TrialState.RUNNING))
-    assert [t.params["k"] for t in study.trials if t.user_attrs.get("retry_of")] == [2]
+    retried = [t for t in study.trials if t.system_attrs.get("failed_trial") == killed.number]
+    assert [t.state for t in retried] == [TrialState.COMPLETE] and retried[0].params == killed.params
 
 
 def test_the_fixed_trial_path_replays_values_and_samples_within_ranges():
@@ -183,7 +186,7 @@ def test_two_processes_share_one_sqlite_study(tmp_path):
     workers = [subprocess.Popen([sys.executable, str(WORKER), str(tmp_path), storage, "8", "0.05", "60"],
                                 stdout=subprocess.PIPE, stderr=subprocess.STDOUT) for _ in range(2)]
     outputs = [w.communicate(timeout=300)[0].decode() for w in workers]
-    assert all(w.returncode == 0 for w in workers), outputs
+    assert all(w.returncode == 0 for w in workers), "\n---\n".join(o[-4000:] for o in outputs)  # tracebacks end logs
     study = optuna.load_study(study_name="shared", storage=storage)
     finished = study.get_trials(states=FINISHED)
     assert distinct_settings(study.trials) >= 8

@@ -134,7 +134,8 @@ def run_trials(study: optuna.Study, objective: Any, n_trials: int, show_progress
     if not stop.done(study):
         study.optimize(objective, n_trials=None, callbacks=[stop], catch=(), show_progress_bar=show_progress,
                        gc_after_trial=False)
-    waiting = study.get_trials(deepcopy=False, states=(TrialState.WAITING,))
+    waiting = [t for t in study.get_trials(deepcopy=False, states=(TrialState.WAITING,))
+               if "failed_trial" in t.system_attrs]  # optuna's retry of a dead worker's trial
     if waiting:  # retries queued once the settings were all in: a finished setting's is read from its log
         study.optimize(objective, n_trials=len(waiting), catch=(), show_progress_bar=show_progress,
                        gc_after_trial=False)
