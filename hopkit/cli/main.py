@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 from hopkit.cli.environment import apply_defaults
+from hopkit.optimize.guarded_choice import CHOICE_RULES
 from hopkit.retrieval.colbert.torch_kmeans import KMEANS_BACKENDS
 
 
@@ -200,7 +201,7 @@ def build_parser() -> argparse.ArgumentParser:
     opt.add_argument("--unpruned-check", action="store_true",
                      help="after the study, finish each pruned trial on all of dev: the questions and LM hours pruning "
                      "saved, and whether the same setting would have been chosen")
-    opt.add_argument("--choose", default="best", choices=["best", "guarded"],
+    opt.add_argument("--choose", default="best", choices=CHOICE_RULES,
                      help="best: the top dev score; guarded: keep trial 0 unless the best's paired dev lead, corrected "
                      "for the settings it was picked from, is above zero (hopkit/optimize/guarded_choice.py)")
     opt.add_argument("--set", action="append", default=[], metavar="KNOB=VALUE", help="fix a knob (not tuned)")

@@ -14,8 +14,7 @@ from collections.abc import Iterable
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from hopkit.evaluation.paired import paired_bootstrap
-
+CHOICE_RULES = ("best", "guarded")  # best: the top dev score, as optuna takes it
 FAMILY_ERROR = 0.05  # the chance, over all comparisons with trial 0, that the rule takes a setting no better
 
 
@@ -43,6 +42,8 @@ def guarded_choice(default_scores: list[float], best_scores: list[float], settin
         raise ValueError("the guarded choice needs both settings' scores on the same, non-empty dev questions")
     if settings < 1:
         raise ValueError(f"a study tries at least one setting, got {settings}")
+    from hopkit.evaluation.paired import paired_bootstrap  # numpy: the CLI reads CHOICE_RULES without it
+
     comparisons = max(1, settings - 1)
     level = 1 - FAMILY_ERROR / comparisons
     a, b = (default_scores, best_scores) if higher_is_better else (best_scores, default_scores)

@@ -27,7 +27,7 @@ from hopkit.optimize.demos import apply_state, bootstrapped_demos, check_demo_th
 from hopkit.optimize.cost_front import cost_front, plot_cost_front
 from hopkit.optimize.demo_sources import demo_sources, refuse_held_out
 from hopkit.optimize.demos_store import load_or_compile, state_fingerprint
-from hopkit.optimize.guarded_choice import guarded_choice_of_rows
+from hopkit.optimize.guarded_choice import CHOICE_RULES, guarded_choice_of_rows
 from hopkit.optimize.objective import COST_OBJECTIVES, Objective
 from hopkit.optimize.plots import save_plots
 from hopkit.optimize.pruning import PruningReport, check_pruning
@@ -97,8 +97,8 @@ class OptimizeResult:
 def optimize(request: OptimizeRequest, retriever: Retriever | None, reader: Reader | None,
              say: Callable[[str], None] = print) -> OptimizeResult:
     check_budget(request.trials, request.demos, request.demo_threshold)
-    if request.choose not in ("best", "guarded"):
-        raise ValueError(f"unknown choice rule {request.choose!r}; use best or guarded")
+    if request.choose not in CHOICE_RULES:
+        raise ValueError(f"unknown choice rule {request.choose!r}; use {' or '.join(CHOICE_RULES)}")
     start = time.perf_counter()
     space = search_space(request.method, request.params, request.fixed, compiled_demos=request.demos != "none")
     defaults = profile_defaults(space, request.profile, reader)

@@ -79,8 +79,8 @@ def study_log(summary: dict[str, Any], key: str, folder: Path | None) -> Path | 
     if path.is_file() or folder is None:
         return path
     parts = path.parts
-    tail = parts[len(parts) - 1 - parts[::-1].index(folder.name) + 1:] if folder.name in parts else parts[-2:]
-    return folder.joinpath(*tail)
+    last = max((i for i, part in enumerate(parts) if part == folder.name), default=len(parts) - 3)
+    return folder.joinpath(*parts[last + 1:])  # without the folder's name: the log's own folder and file
 
 
 def paired_lines(summary: dict[str, Any], folder: Path | None = None) -> list[str]:
