@@ -36,5 +36,8 @@ study hotpotqa ircot labeled 8 --prune-startup 1
 study musique searchain labeled 6 --prune-startup 1
 study hotpotqa searchain labeled 6 --prune-startup 1
 study musique tor labeled 5 --prune-startup 1
-study musique ircot bootstrap 8 --prune-startup 1
-study musique ircot mipro 6 --prune-startup 1
+# The demonstration studies hold the knobs at the paper's setting (one trial): the demonstrations are the only
+# difference from the labeled study's trial 0, and with no choice made on dev, dev and test are both unseen by the
+# choice (the teleprompters read train only), so the comparison pairs 100 questions.
+study musique ircot bootstrap 1
+study musique ircot mipro 1

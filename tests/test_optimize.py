@@ -608,3 +608,18 @@ def test_the_saved_program_scores_the_studys_test_figure_again(tmp_path):
     assert again.metrics["f1"] == pytest.approx(result.test_scores["f1"])
     sources = read_manifest(result.program_dir)["demo_sources"]
     assert sources and all(s.get("train_qid", "").startswith("train") for s in sources if "train_qid" in s)
+
+
+def test_a_one_trial_study_scores_the_papers_setting_on_dev_and_test_once(tmp_path):
+    """The demonstration studies (scripts/optimize_real_queue.sh) hold the knobs at the paper's setting: one trial."""
+    from optimize_worker import tiny_dataset
+
+    configure()
+    storage = f"sqlite:///{tmp_path / 'study.db'}"
+    result = optimize(request(tmp_path, storage, trials=1, test=tiny_dataset("test", 3).examples), TableRetriever(),
+                      None, say=lambda text: None)
+    summary = json.loads(result.summary_path.read_text())
+    assert summary["trials"] == 1 and summary["default_trial"] == summary["best_trial"] == 0
+    assert result.knobs == profile_defaults(search_space("oner"))
+    assert summary["test"]["best"] == summary["test"]["default"]
+    assert sorted(p.name for p in (tmp_path / "test").glob("*.jsonl")) == ["best-0.jsonl"]
