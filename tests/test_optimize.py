@@ -19,7 +19,7 @@ from hopkit.optimize.runner import optimize
 from hopkit.optimize.saved import load_program, read_manifest
 from hopkit.optimize.search_space import profile_defaults, search_space, suggest
 from hopkit.optimize.study import FINISHED, distinct_settings, open_study, run_trials
-from optimize_worker import TableRetriever, configure, request
+from optimize_worker import TableRetriever, configure, request, tiny_dataset
 
 WORKER = Path(__file__).parent / "optimize_worker.py"
 
@@ -249,8 +249,6 @@ def test_multi_objective_reports_a_pareto_front_and_plots(tmp_path):
 
 
 def test_the_summary_scores_the_papers_setting_and_the_best_on_test_and_adds_up_wall_time(tmp_path):
-    from optimize_worker import tiny_dataset
-
     configure()
     storage = f"sqlite:///{tmp_path / 'study.db'}"
     test = tiny_dataset("test", 3).examples
@@ -296,8 +294,6 @@ def test_bootstrap_few_shot_keeps_traces_that_pass_the_metric():
     from hopkit.evaluation.metrics import get_metric
     from hopkit.optimize.demos import compile_demos
     from hopkit.programs.registry import build_program
-    from optimize_worker import tiny_dataset
-
     configure()
     student = build_program("oner", TableRetriever())
     compiled = compile_demos("bootstrap", student, tiny_dataset("train", 6).examples, get_metric("f1"), max_demos=2)
@@ -408,8 +404,6 @@ def test_bootstrap_keeps_the_programs_own_demos_where_labels_lack_the_outputs():
     from hopkit.evaluation.metrics import get_metric
     from hopkit.optimize.demos import bootstrapped_demos, compile_demos, own_demos_teacher
     from hopkit.programs.registry import build_program
-    from optimize_worker import tiny_dataset
-
     configure()
     student = build_program("oner", TableRetriever())
     own = [dspy.Example(question="Q?", context=["c"], answer="Own").with_inputs("question", "context")]
@@ -435,8 +429,6 @@ def test_a_partly_right_trace_becomes_a_demonstration_only_below_the_threshold(t
     from hopkit.evaluation.metrics import get_metric
     from hopkit.optimize.demos import bootstrapped_demos, compile_demos
     from hopkit.programs.registry import build_program
-    from optimize_worker import tiny_dataset
-
     configure()
     partly = [ex.copy(answers=["Morn Valley"]) for ex in tiny_dataset("train", 4).examples]
     compiled = compile_demos("bootstrap", build_program("oner", TableRetriever()), partly, get_metric("f1"),
@@ -462,8 +454,6 @@ def test_the_compile_trains_on_questions_the_built_demonstrations_do_not_show():
 
     from hopkit.optimize.demos import unseen_by_demos
     from hopkit.programs.registry import build_program
-    from optimize_worker import tiny_dataset
-
     program = build_program("oner", TableRetriever())
     train = tiny_dataset("train", 6).examples
     program.answer.demos = [dspy.Example(question=train[1].question, context=["c"], answer="Morn")]
@@ -596,8 +586,6 @@ def test_the_saved_program_scores_the_studys_test_figure_again(tmp_path):
     from hopkit.evaluation.harness import evaluate
     from hopkit.evaluation.metrics import get_metric
     from hopkit.evaluation.run_log import RunLog
-    from optimize_worker import tiny_dataset
-
     configure()
     storage = f"sqlite:///{tmp_path / 'study.db'}"
     test = tiny_dataset("test", 4).examples
@@ -612,8 +600,6 @@ def test_the_saved_program_scores_the_studys_test_figure_again(tmp_path):
 
 def test_a_one_trial_study_scores_the_papers_setting_on_dev_and_test_once(tmp_path):
     """The demonstration studies (scripts/optimize_real_queue.sh) hold the knobs at the paper's setting: one trial."""
-    from optimize_worker import tiny_dataset
-
     configure()
     storage = f"sqlite:///{tmp_path / 'study.db'}"
     result = optimize(request(tmp_path, storage, trials=1, test=tiny_dataset("test", 3).examples), TableRetriever(),
