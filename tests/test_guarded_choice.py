@@ -65,6 +65,17 @@ def test_a_study_folder_copied_elsewhere_still_gives_its_paired_lines_and_the_gu
     assert "the log" in paired_lines(summary, folder)[1] and "is not there" in paired_lines(summary, folder)[1]
 
 
+def test_a_study_that_chose_the_papers_setting_says_so_instead_of_pairing_it_with_itself(tmp_path):
+    folder = tmp_path / "searchain-musique-labeled"
+    _log(folder / "settings" / "setting-a.jsonl", DEFAULT)
+    _log(folder / "test" / "best-2.jsonl", [0.4] * 50)
+    summary = {"metric": "f1", "settings": 6, "best_trial": 2, "default_trial": 2, "test": {"default": 0.4, "best": 0.4},
+               "logs": {"dev_default": "settings/setting-a.jsonl", "dev_best": "settings/setting-a.jsonl",
+                        "test_default": "test/best-2.jsonl", "test_best": "test/best-2.jsonl"}}
+    assert paired_lines(summary, folder) == [
+        "the study chose the paper's setting (trial 2): no other setting led it on dev, so there is no pair to compare"]
+
+
 class KnobTellingEngine:
     """OneR's paper setting (k = 8: the prompt shows passages 'text 0' to 'text 7') answers only question 3
     right; every other k answers questions 0 and 1 right: a dev lead of +0.25 on 4 questions, mostly noise."""
