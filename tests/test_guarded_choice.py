@@ -73,7 +73,7 @@ def test_a_study_that_chose_the_papers_setting_says_so_instead_of_pairing_it_wit
                "logs": {"dev_default": "settings/setting-a.jsonl", "dev_best": "settings/setting-a.jsonl",
                         "test_default": "test/best-2.jsonl", "test_best": "test/best-2.jsonl"}}
     assert paired_lines(summary, folder) == [
-        "the study chose the paper's setting (trial 2): no other setting led it on dev, so there is no pair to compare"]
+        "the study chose the paper's setting (trial 2): chosen and paper's are one setting, so there is no pair to compare"]
 
 
 class KnobTellingEngine:

@@ -90,8 +90,8 @@ def paired_lines(summary: dict[str, Any], folder: Path | None = None) -> list[st
 
     lines, rows = [], {}
     if summary.get("best_trial") is not None and summary["best_trial"] == summary.get("default_trial"):
-        return [f"the study chose the paper's setting ({_paper(summary)}): no other setting led it on dev, "
-                "so there is no pair to compare"]
+        return [f"the study chose the paper's setting ({_paper(summary)}): chosen and paper's are one setting, "
+                "so there is no pair to compare"]  # by the top dev score, or kept by the guarded rule (its own line)
     for split in ("dev", "test"):
         default, best = study_log(summary, f"{split}_default", folder), study_log(summary, f"{split}_best", folder)
         if default is None or best is None:
