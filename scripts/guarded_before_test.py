@@ -14,16 +14,17 @@ from pathlib import Path
 
 import optuna
 
+from hopkit.evaluation.paired import read_rows
 from hopkit.optimize.guarded_choice import guarded_choice_of_rows
 from hopkit.optimize.study import distinct_settings, paper_default_trial
 
 
 def dev_rows(folder: Path, params: dict) -> list[dict]:
-    """The dev log whose meta names these knobs (its file name also hashes the demonstrations)."""
+    """The dev log whose meta names these knobs (its file name also hashes the demonstrations), read as the
+    harness reads a run log (a killed worker's torn last line is skipped)."""
     for meta in sorted((folder / "settings").glob("setting-*.meta.json")):
         if json.loads(meta.read_text())["knobs"] == params:
-            log = meta.with_name(meta.name.replace(".meta.json", ".jsonl"))
-            return [json.loads(line) for line in log.read_text().splitlines() if line.strip()]
+            return list(read_rows(meta.with_name(meta.name.replace(".meta.json", ".jsonl"))).values())
     raise FileNotFoundError(f"no dev log in {folder / 'settings'} for the knobs {params}")
 
 
