@@ -446,9 +446,14 @@ def cmd_report(args: argparse.Namespace) -> None:
         return
     for path in args.runs:
         if path.is_dir() and (path / "summary.json").is_file():
+            from hopkit.optimize.settings_table import study_settings_table
             from hopkit.optimize.summary_table import read_summary, summary_rows
 
-            print(summary_rows(read_summary(path), path))
+            summary = read_summary(path)
+            print(summary_rows(summary, path))
+            table = study_settings_table(summary, path)
+            if table:
+                print(table)
             continue
         if path.is_dir():
             raise InputError(f"{path} is a folder without an optimize study's summary.json; pass a run log (.jsonl)")

@@ -1,0 +1,103 @@
+"""Every setting a study tried on dev, read from its per-setting logs (``settings/setting-*.jsonl`` and their
+``.meta.json``): the questions it answered (a pruned setting answered fewer), its metric, the paper's setting on
+the same questions, how many answers differ from the paper's setting's, and LM calls and seconds a question as
+computed (as if no call had been cached). It shows why a study chose what it chose: a setting that trails on the
+same questions, or one that changes answers without changing the score (a flat objective)."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from hopkit.evaluation.paired import read_rows
+from hopkit.lm.usage import computed_cost
+
+
+@dataclass(frozen=True)
+class SettingRow:
+    knobs: dict[str, Any]
+    questions: int
+    metric: float  # mean over the questions this setting answered
+    paper_same: float | None  # the paper's setting's mean over those questions; None without its log
+    differ: int | None  # of those questions, how many answers differ from the paper's setting's
+    calls: float  # LM calls a question
+    seconds: float  # seconds a question, as computed
+    is_paper: bool
+
+
+def _answer(row: dict) -> str:
+    return " ".join(str((row.get("prediction") or {}).get("answer", "")).lower().split())
+
+
+def _score(row: dict, metric: str) -> float:
+    return float((row.get("metrics") or {}).get(metric, 0.0) or 0.0)
+
+
+def setting_logs(folder: Path) -> list[tuple[dict[str, Any], Path]]:
+    """(knobs, dev log) of each setting in a study folder, in file order."""
+    logs = []
+    for meta in sorted((Path(folder) / "settings").glob("setting-*.meta.json")):
+        log = meta.with_name(meta.name[:-len(".meta.json")] + ".jsonl")
+        if log.is_file() and log.stat().st_size:
+            logs.append((json.loads(meta.read_text(encoding="utf-8"))["knobs"], log))
+    return logs
+
+
+def setting_rows(folder: Path, paper_knobs: dict[str, Any] | None, metric: str) -> list[SettingRow]:
+    """One row a setting: the paper's first, then the others by how far they got before pruning, then by metric."""
+    logs = [(knobs, read_rows(log)) for knobs, log in setting_logs(folder)]
+    paper = next((rows for knobs, rows in logs if paper_knobs is not None and knobs == paper_knobs), None)
+    table = []
+    for knobs, rows in logs:
+        if not rows:
+            continue
+        n = len(rows)
+        shared = [qid for qid in rows if paper is not None and qid in paper]
+        table.append(SettingRow(
+            knobs=knobs, questions=n, metric=sum(_score(r, metric) for r in rows.values()) / n,
+            paper_same=sum(_score(paper[q], metric) for q in shared) / len(shared) if shared else None,
+            differ=sum(_answer(rows[q]) != _answer(paper[q]) for q in shared) if shared else None,
+            calls=sum(computed_cost(r.get("cost") or {})["lm_calls"] for r in rows.values()) / n,
+            seconds=sum(computed_cost(r.get("cost") or {})["seconds"] for r in rows.values()) / n,
+            is_paper=paper_knobs is not None and knobs == paper_knobs))
+    return sorted(table, key=lambda row: (not row.is_paper, -row.questions, -row.metric))  # furthest first
+
+
+def paper_knobs_of(summary: dict[str, Any], folder: Path) -> dict[str, Any] | None:
+    """The paper's setting's knobs, from the meta beside the dev log the summary names for it."""
+    from hopkit.optimize.summary_table import study_log
+
+    log = study_log(summary, "dev_default", folder)
+    meta = None if log is None else log.with_name(log.name[:-len(".jsonl")] + ".meta.json")
+    return json.loads(meta.read_text(encoding="utf-8"))["knobs"] if meta is not None and meta.is_file() else None
+
+
+def study_settings_table(summary: dict[str, Any], folder: Path) -> str | None:
+    """``hopkit report STUDY_DIR``'s table of every setting tried on dev; None for a folder without setting logs."""
+    rows = setting_rows(folder, paper_knobs_of(summary, folder), summary["metric"])
+    if not rows:
+        return None
+    return (f"every setting tried on dev ({summary['metric']} x 100 over the questions each answered; a pruned "
+            "setting answered fewer; calls and seconds a question as computed):\n" + settings_table(rows, summary["metric"]))
+
+
+def settings_table(rows: list[SettingRow], metric: str) -> str:
+    """The rows as a markdown table, knobs as columns; the metric x 100."""
+    names = sorted({name for row in rows for name in row.knobs})
+    lines = ["| setting | " + " | ".join(names) + f" | questions | {metric} | paper's, same questions | "
+             "answers that differ | LM calls/q | s/q |", "|" + "---|" * (len(names) + 7)]
+    for row in rows:
+        knobs = " | ".join(_knob(row.knobs.get(name)) for name in names)
+        same = "-" if row.paper_same is None else f"{100 * row.paper_same:.1f}"
+        differ = "-" if row.differ is None else str(row.differ)
+        lines.append(f"| {'paper' if row.is_paper else 'tried'} | {knobs} | {row.questions} | {100 * row.metric:.1f} | "
+                     f"{same} | {differ} | {row.calls:.2f} | {row.seconds:.0f} |")
+    return "\n".join(lines)
+
+
+def _knob(value: Any) -> str:
+    if isinstance(value, float):
+        return f"{value:.2f}"
+    return "-" if value is None else str(value)
