@@ -63,3 +63,25 @@ def test_report_on_a_study_folder_prints_every_setting_with_the_papers_knobs_fro
     assert "every setting tried on dev" in out
     assert "| paper | 1 | 0.50 | 4 | 50.0 | 50.0 | 0 | 2.00 | 10 |" in out
     assert "| tried | 3 | 0.20 | 2 | 50.0 | 50.0 | 1 | 4.00 | 30 |" in out
+
+
+def test_report_on_a_study_still_tuning_reads_the_papers_knobs_from_its_storage(tmp_path, capsys):
+    import optuna
+
+    folder = study_folder(tmp_path / "running")
+    study = optuna.create_study(study_name="running", storage=f"sqlite:///{folder / 'study.db'}")
+    study.enqueue_trial(PAPER, user_attrs={"paper_defaults": True})
+    study.ask({"k": optuna.distributions.IntDistribution(1, 5),
+               "theta": optuna.distributions.FloatDistribution(0.0, 1.0)})  # trial 0 running, as when a queue was stopped mid-trial: no summary.json yet
+    assert main(["report", str(folder)]) == 0
+    out = capsys.readouterr().out
+    assert "no summary.json yet" in out and "| paper | 1 | 0.50 | 4 | 50.0 | 50.0 | 0 | 2.00 | 10 |" in out
+    (folder / "study.db").unlink()  # another storage (PostgreSQL): the table stands without the paper's columns
+    assert main(["report", str(folder)]) == 0
+    out = capsys.readouterr().out
+    assert "no study.db here to name the paper's setting" in out and "| paper |" not in out
+
+
+def test_report_refuses_a_folder_that_is_neither_a_study_nor_a_run_log(tmp_path, capsys):
+    assert main(["report", str(tmp_path)]) == 2
+    assert "without an optimize study's summary.json or setting logs" in capsys.readouterr().err

@@ -456,7 +456,14 @@ def cmd_report(args: argparse.Namespace) -> None:
                 print(table)
             continue
         if path.is_dir():
-            raise InputError(f"{path} is a folder without an optimize study's summary.json; pass a run log (.jsonl)")
+            from hopkit.optimize.settings_table import running_study_table
+
+            table = running_study_table(path)
+            if table is None:
+                raise InputError(f"{path} is a folder without an optimize study's summary.json or setting logs; "
+                                 "pass a run log (.jsonl) or a study folder")
+            print(table)
+            continue
         run = load_run(path, args.n)
         label = path.stem + (f" ({run.task.name})" if run.task.name != "multihop-qa" else "")
         print(format_report(summarize(run.rows, [get_metric(n) for n in run.metrics], path), label))

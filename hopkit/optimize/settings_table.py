@@ -83,6 +83,37 @@ def study_settings_table(summary: dict[str, Any], folder: Path) -> str | None:
             "setting answered fewer; calls and seconds a question as computed):\n" + settings_table(rows, summary["metric"]))
 
 
+def running_study_table(folder: Path) -> str | None:
+    """A study still tuning (no summary.json yet): the settings so far, the paper's knobs read from the folder's
+    own SQLite storage when it has one (trial 0 is queued with them). None for a folder without setting logs."""
+    folder = Path(folder)
+    metas = sorted((folder / "settings").glob("setting-*.meta.json"))
+    if not setting_logs(folder):
+        return None
+    metric = json.loads(metas[0].read_text(encoding="utf-8")).get("metric", "f1")
+    knobs = _paper_knobs_in_storage(folder / "study.db")
+    return (f"{folder.name}: no summary.json yet, so the study is still tuning (or was stopped); the settings its dev "
+            f"logs hold so far ({metric} x 100 over the questions each answered"
+            + ("" if knobs is not None else "; no study.db here to name the paper's setting") + "):\n"
+            + settings_table(setting_rows(folder, knobs, metric), metric))
+
+
+def _paper_knobs_in_storage(db: Path) -> dict[str, Any] | None:
+    if not db.is_file():
+        return None
+    import optuna
+
+    optuna.logging.set_verbosity(optuna.logging.WARNING)
+    storage = f"sqlite:///{db}"
+    for summary in optuna.get_all_study_summaries(storage):
+        study = optuna.load_study(study_name=summary.study_name, storage=storage)
+        for trial in study.get_trials(deepcopy=False):
+            knobs = trial.params or trial.system_attrs.get("fixed_params")  # enqueued, not yet sampled
+            if trial.user_attrs.get("paper_defaults") and knobs:
+                return dict(knobs)
+    return None
+
+
 def settings_table(rows: list[SettingRow], metric: str) -> str:
     """The rows as a markdown table, knobs as columns; the metric x 100."""
     names = sorted({name for row in rows for name in row.knobs})
