@@ -180,9 +180,8 @@ def test_a_storage_that_cannot_be_opened_says_how_to_fix_it(tmp_path):
 def test_two_processes_share_one_sqlite_study(tmp_path):
     storage = f"sqlite:///{tmp_path / 'study.db'}"
     open_study("shared", storage, ["maximize"])  # create it once, so the workers only load it
-    # a grace period far above the 1 s heartbeat, as no worker is killed here: in CI (session 57) one worker exited
-    # nonzero, its traceback cut off; the likeliest cause is a 2 s grace on a loaded machine, where one live
-    # worker's trial is taken for a dead one's and failed under it
+    # a grace period far above the 1 s heartbeat, as no worker is killed here. The CI failures of sessions 57 and 68
+    # (one worker exiting nonzero) were both workers taking enqueued trial 0 from SQLite; the next test pins that
     workers = [subprocess.Popen([sys.executable, str(WORKER), str(tmp_path), storage, "8", "0.05", "60"],
                                 stdout=subprocess.PIPE, stderr=subprocess.STDOUT) for _ in range(2)]
     outputs = [w.communicate(timeout=300)[0].decode() for w in workers]
@@ -191,6 +190,22 @@ def test_two_processes_share_one_sqlite_study(tmp_path):
     finished = study.get_trials(states=FINISHED)
     assert distinct_settings(study.trials) >= 8
     assert len({t.user_attrs["worker"] for t in finished if "worker" in t.user_attrs}) == 2
+
+
+def test_two_processes_never_take_the_same_enqueued_trial_from_one_sqlite_study(tmp_path):
+    # the CI failure of session 68: both workers ran enqueued trial 0, and the second could not record it. Without
+    # BEGIN IMMEDIATE (hopkit/optimize/sqlite_transactions.py) about half of such runs take a trial twice
+    for run in range(3):
+        url = f"sqlite:///{tmp_path / f'race-{run}.db'}"
+        study = optuna.create_study(study_name="race", storage=url)
+        for x in range(20):
+            study.enqueue_trial({"x": x})
+        workers = [subprocess.Popen([sys.executable, str(Path(__file__).parent / "pop_worker.py"), url, "10"],
+                                    stdout=subprocess.PIPE, stderr=subprocess.PIPE) for _ in range(2)]
+        outputs = [w.communicate(timeout=120) for w in workers]
+        assert all(w.returncode == 0 for w in workers), [err.decode()[-2000:] for _, err in outputs]
+        taken = [number for out, _ in outputs for number in json.loads(out)]
+        assert "told twice" not in taken and sorted(taken) == list(range(20))
 
 
 def test_a_killed_optimization_resumes_from_its_storage(tmp_path):

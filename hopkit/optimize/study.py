@@ -23,6 +23,7 @@ from hopkit.errors import StorageError
 from hopkit.optimize.dead_trials import fail_dead_trials
 from hopkit.optimize.distinct_median_pruner import DistinctSettingsMedianPruner
 from hopkit.optimize.objective import setting_key
+from hopkit.optimize.sqlite_transactions import begin_immediately
 from hopkit.optimize.trial_seeded_sampler import TrialSeededTPESampler
 
 FINISHED = (TrialState.COMPLETE, TrialState.PRUNED)
@@ -85,10 +86,15 @@ def _open_retrying_schema_race(storage_url: str, heartbeat_s: int, grace_s: int,
 
     for attempt in range(attempts - 1):
         try:
-            return open_once()
+            return _serialized(open_once())
         except (sqlalchemy.exc.IntegrityError, sqlalchemy.exc.OperationalError):
             time.sleep(0.2 * (attempt + 1))
-    return open_once()
+    return _serialized(open_once())
+
+
+def _serialized(storage: RDBStorage) -> RDBStorage:
+    begin_immediately(storage.engine)  # SQLite only: two workers must not pop one enqueued trial
+    return storage
 
 
 def check_storage(storage_url: str) -> None:
