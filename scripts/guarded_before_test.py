@@ -8,7 +8,6 @@ output: the verdict is then on record before any test question could inform it.
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 
@@ -16,15 +15,16 @@ import optuna
 
 from hopkit.evaluation.paired import read_rows
 from hopkit.optimize.guarded_choice import guarded_choice_of_rows
+from hopkit.optimize.setting_logs import setting_logs
 from hopkit.optimize.study import distinct_settings, paper_default_trial
 
 
 def dev_rows(folder: Path, params: dict) -> list[dict]:
     """The dev log whose meta names these knobs (its file name also hashes the demonstrations), read as the
     harness reads a run log (a killed worker's torn last line is skipped)."""
-    for meta in sorted((folder / "settings").glob("setting-*.meta.json")):
-        if json.loads(meta.read_text())["knobs"] == params:
-            return list(read_rows(meta.with_name(meta.name.replace(".meta.json", ".jsonl"))).values())
+    for meta, log in setting_logs(folder / "settings"):
+        if meta["knobs"] == params:
+            return list(read_rows(log).values())
     raise FileNotFoundError(f"no dev log in {folder / 'settings'} for the knobs {params}")
 
 

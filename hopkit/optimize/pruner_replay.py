@@ -10,7 +10,6 @@ draws.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -23,6 +22,7 @@ from optuna.trial import TrialState
 from hopkit.evaluation.run_log import final_rows, parse_lines
 from hopkit.optimize.objective import setting_key, slice_bounds
 from hopkit.optimize.pruning import lm_hours
+from hopkit.optimize.setting_logs import setting_logs
 
 
 @dataclass(frozen=True)
@@ -112,10 +112,7 @@ def _mean(rows: Sequence[dict], metric: str) -> float:
 def study_settings(study: optuna.Study, settings_dir: Path) -> list[ReplayedSetting]:
     """The study's settings in the order its pruner met them (each setting's first trial that completed or was
     pruned), with the rows of its run log in ``settings_dir`` (``setting-*.jsonl`` beside ``.meta.json``)."""
-    logs = {}
-    for meta_path in sorted(Path(settings_dir).glob("setting-*.meta.json")):
-        knobs = json.loads(meta_path.read_text())["knobs"]
-        logs[setting_key(knobs)] = meta_path.with_name(meta_path.name.replace(".meta.json", ".jsonl"))
+    logs = {setting_key(meta["knobs"]): log for meta, log in setting_logs(settings_dir)}
     settings: dict[str, ReplayedSetting] = {}
     for trial in sorted(study.get_trials(deepcopy=False), key=lambda t: t.number):
         key = setting_key(trial.params)

@@ -13,6 +13,7 @@ from typing import Any
 
 from hopkit.evaluation.paired import read_rows
 from hopkit.lm.usage import computed_cost
+from hopkit.optimize.setting_logs import setting_logs
 
 
 @dataclass(frozen=True)
@@ -35,24 +36,17 @@ def _score(row: dict, metric: str) -> float:
     return float((row.get("metrics") or {}).get(metric, 0.0) or 0.0)
 
 
-def setting_logs(folder: Path) -> list[tuple[dict[str, Any], Path]]:
-    """(knobs, dev log) of each setting in a study folder, in file order."""
-    logs = []
-    for meta in sorted((Path(folder) / "settings").glob("setting-*.meta.json")):
-        log = meta.with_name(meta.name[:-len(".meta.json")] + ".jsonl")
-        if log.is_file() and log.stat().st_size:
-            logs.append((json.loads(meta.read_text(encoding="utf-8"))["knobs"], log))
-    return logs
+def _answered(folder: Path) -> list[tuple[dict[str, Any], Path]]:
+    """(meta, dev log) of each setting that has answered at least one question."""
+    return [(meta, log) for meta, log in setting_logs(Path(folder) / "settings") if log.is_file() and log.stat().st_size]
 
 
 def setting_rows(folder: Path, paper_knobs: dict[str, Any] | None, metric: str) -> list[SettingRow]:
     """One row a setting: the paper's first, then the others by how far they got before pruning, then by metric."""
-    logs = [(knobs, read_rows(log)) for knobs, log in setting_logs(folder)]
+    logs = [(meta["knobs"], read_rows(log)) for meta, log in _answered(folder)]
     paper = next((rows for knobs, rows in logs if paper_knobs is not None and knobs == paper_knobs), None)
     table = []
     for knobs, rows in logs:
-        if not rows:
-            continue
         n = len(rows)
         shared = [qid for qid in rows if paper is not None and qid in paper]
         table.append(SettingRow(
@@ -87,10 +81,10 @@ def running_study_table(folder: Path) -> str | None:
     """A study still tuning (no summary.json yet): the settings so far, the paper's knobs read from the folder's
     own SQLite storage when it has one (trial 0 is queued with them). None for a folder without setting logs."""
     folder = Path(folder)
-    metas = sorted((folder / "settings").glob("setting-*.meta.json"))
-    if not setting_logs(folder):
+    answered = _answered(folder)
+    if not answered:
         return None
-    metric = json.loads(metas[0].read_text(encoding="utf-8")).get("metric", "f1")
+    metric = answered[0][0].get("metric", "f1")
     knobs = _paper_knobs_in_storage(folder / "study.db")
     return (f"{folder.name}: no summary.json yet, so the study is still tuning (or was stopped); the settings its dev "
             f"logs hold so far ({metric} x 100 over the questions each answered"
