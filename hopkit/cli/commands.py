@@ -444,6 +444,7 @@ def cmd_report(args: argparse.Namespace) -> None:
         args.html.write_text(page, encoding="utf-8")
         print(f"report: {args.html} ({sum(len(run.rows) for run in runs)} rows from {len(runs)} run(s); {note})")
         return
+    studies = [path for path in args.runs if path.is_dir() and (path / "summary.json").is_file()]
     for path in args.runs:
         if path.is_dir() and (path / "summary.json").is_file():
             from hopkit.optimize.settings_table import study_settings_table
@@ -467,6 +468,10 @@ def cmd_report(args: argparse.Namespace) -> None:
         run = load_run(path, args.n)
         label = path.stem + (f" ({run.task.name})" if run.task.name != "multihop-qa" else "")
         print(format_report(summarize(run.rows, [get_metric(n) for n in run.metrics], path), label))
+    if len(studies) > 1:
+        from hopkit.optimize.choice_rules import choice_rules_table
+
+        print(choice_rules_table(studies))
 
 
 def picked_qids(args: argparse.Namespace) -> list[str]:
