@@ -312,6 +312,7 @@ def cmd_eval(args: argparse.Namespace) -> None:
 
 def cmd_optimize(args: argparse.Namespace) -> None:
     from hopkit.evaluation.metrics import get_metric
+    from hopkit.optimize.call_cap import check_cap
     from hopkit.optimize.runner import OptimizeRequest, check_budget, optimize
     from hopkit.optimize.search_space import search_space
     from hopkit.optimize.study import check_storage, make_pruner, sqlite_url
@@ -321,6 +322,7 @@ def cmd_optimize(args: argparse.Namespace) -> None:
     try:
         check_budget(args.trials, args.demos, args.demo_threshold)
         make_pruner(args.pruner, args.prune_startup)  # a bad pruner or startup fails here, before anything loads
+        check_cap(args.max_calls_per_question)
     except ValueError as error:
         raise InputError(str(error)) from None
     method = get_method(args.method)
@@ -354,7 +356,7 @@ def cmd_optimize(args: argparse.Namespace) -> None:
         params=params, train_n=args.n_train,
         test=picked["test"], seed=args.seed, threads=args.threads,
         slices=args.slices, prune_startup=args.prune_startup, pruner=args.pruner,
-        unpruned_check=args.unpruned_check, choose=args.choose, progress=not args.quiet)
+        max_calls_per_question=args.max_calls_per_question, unpruned_check=args.unpruned_check, choose=args.choose, progress=not args.quiet)
     try:
         result = optimize(request, retriever, reader)
     except ValueError as error:

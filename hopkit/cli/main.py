@@ -198,6 +198,9 @@ def build_parser() -> argparse.ArgumentParser:
                      help="finished settings before the median pruner may stop a trial (a setting tried twice counts once)")
     opt.add_argument("--pruner", default="median", choices=["median", "halving", "none"],
                      help="how a trial that trails after a dev slice is stopped (none: every trial answers all of dev)")
+    opt.add_argument("--max-calls-per-question", type=float, default=None, metavar="CALLS",
+                     help="stop a setting whose LM calls a question exceed CALLS, after 3 dev questions and at each "
+                     "slice; the paper's setting is never stopped (default: no cap)")
     opt.add_argument("--unpruned-check", action="store_true",
                      help="after the study, finish each pruned trial on all of dev: the questions and LM hours pruning "
                      "saved, and whether the same setting would have been chosen")

@@ -23,9 +23,11 @@ from hopkit.evaluation.harness import evaluate, summarize
 from hopkit.evaluation.metrics import Metric
 from hopkit.evaluation.run_log import RunLog
 from hopkit.knobs import Knob
+from hopkit.optimize.call_cap import stop_over_cap
 from hopkit.optimize.search_space import suggest
 
 COST_OBJECTIVES = {"lm_calls": "lm_calls", "tokens": "prompt_tokens", "seconds": "seconds"}
+COST_PROBE = 3  # with a call cap, a setting's cost is first checked after this many dev questions
 
 
 def setting_key(params: dict[str, Any]) -> str:
@@ -46,6 +48,8 @@ class Objective:
     slices: int = 3
     progress: bool = False
     demos_key: str | None = None  # the demonstrations' fingerprint: rows answered under other demos never mix
+    max_calls_per_question: float | None = None  # a setting over it is stopped (hopkit/optimize/call_cap.py)
+    reference: dict[str, Any] | None = None  # the paper's setting: answered in full whatever it costs
 
     def log_for(self, knobs: dict[str, Any]) -> RunLog:
         """The setting's own run log: every trial of the same knobs (and demonstrations) shares it."""
@@ -66,11 +70,16 @@ class Objective:
         program = self.build(knobs)
         log = self.log_for(knobs)
         bounds = slice_bounds(len(self.dev), self.slices if len(self.objectives) == 1 else 1)
+        capped = self.max_calls_per_question is not None and knobs != self.reference
         rows: list[dict] = []
-        for end in bounds:
+        for end in sorted({*bounds, min(COST_PROBE, len(self.dev))} if capped else bounds):
             report = evaluate(program, self.dev[:end], [self.metric], log, threads=self.threads, progress=self.progress)
             wanted = {ex.qid for ex in self.dev[:end]}
             rows = [r for r in log.rows if r["qid"] in wanted]
+            if capped:
+                stop_over_cap(trial, rows, self.max_calls_per_question, lambda: self._keep(trial, rows))
+            if end not in bounds:
+                continue  # the cost probe: no running metric reported, so the pruner never judges 3 questions
             if len(self.objectives) == 1 and end < len(self.dev):
                 trial.report(report.metrics[self.metric.name], step=end)
                 if trial.should_prune():

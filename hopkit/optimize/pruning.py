@@ -17,6 +17,7 @@ import optuna
 from optuna.trial import TrialState
 
 from hopkit.lm.usage import computed_cost
+from hopkit.optimize.call_cap import OVER_CAP
 from hopkit.optimize.objective import setting_key
 
 
@@ -54,7 +55,8 @@ def check_pruning(study: optuna.Study, dev: Sequence[dspy.Example], metric: str,
                   rows_of: Callable[[dict[str, Any]], list[dict]],
                   finish: Callable[[dict[str, Any]], list[dict]], maximize: bool = True) -> PruningReport:
     """``rows_of(knobs)``: the setting's rows so far; ``finish(knobs)``: its rows on all of dev."""
-    trials = [t for t in study.get_trials(deepcopy=False) if t.state in (TrialState.COMPLETE, TrialState.PRUNED)]
+    trials = [t for t in study.get_trials(deepcopy=False)  # a trial the call cap stopped was not the pruner's call
+              if t.state in (TrialState.COMPLETE, TrialState.PRUNED) and OVER_CAP not in t.user_attrs]
     order = [ex.qid for ex in dev]
     settings: dict[str, dict[str, Any]] = {}
     reached: dict[str, int] = {}

@@ -24,6 +24,7 @@ from hopkit.evaluation.harness import evaluate
 from hopkit.evaluation.metrics import Metric
 from hopkit.evaluation.run_log import RunLog
 from hopkit.optimize.demos import apply_state, bootstrapped_demos, check_demo_threshold, compile_demos, unseen_by_demos
+from hopkit.optimize.call_cap import capped_trials, check_cap
 from hopkit.optimize.cost_front import cost_front, plot_cost_front
 from hopkit.optimize.demo_sources import demo_sources, refuse_held_out
 from hopkit.optimize.demos_store import load_or_compile, state_fingerprint
@@ -63,6 +64,7 @@ class OptimizeRequest:
     slices: int = 3
     prune_startup: int = 3  # finished settings before the median pruner may stop a trial
     pruner: str = "median"  # median | halving | none (hopkit.optimize.study.make_pruner)
+    max_calls_per_question: float | None = None  # stop a setting that costs more (hopkit/optimize/call_cap.py)
     unpruned_check: bool = False  # after the study, finish every pruned trial on all of dev and compare
     choose: str = "best"  # best: the top dev score | guarded: trial 0 unless the lead survives selection (guarded_choice.py)
     progress: bool = True
@@ -92,11 +94,13 @@ class OptimizeResult:
     cost_front: list[dict[str, Any]] = field(default_factory=list)  # every setting by dev metric and LM calls
     logs: dict[str, str] = field(default_factory=dict)  # dev/test x best/default: the run logs behind the figures
     choice: dict[str, Any] | None = None  # with --choose guarded: the corrected dev interval and what it kept
+    capped: list[dict[str, Any]] = field(default_factory=list)  # trials stopped over --max-calls-per-question
 
 
 def optimize(request: OptimizeRequest, retriever: Retriever | None, reader: Reader | None,
              say: Callable[[str], None] = print) -> OptimizeResult:
     check_budget(request.trials, request.demos, request.demo_threshold)
+    check_cap(request.max_calls_per_question)
     if request.choose not in CHOICE_RULES:
         raise ValueError(f"unknown choice rule {request.choose!r}; use {' or '.join(CHOICE_RULES)}")
     start = time.perf_counter()
@@ -130,10 +134,15 @@ def optimize(request: OptimizeRequest, retriever: Retriever | None, reader: Read
     enqueue_paper_defaults(study, defaults)
     objective = Objective(build, space, request.dev, request.metric, request.folder / "settings",
                           objectives=request.objectives, threads=request.threads, slices=request.slices,
-                          progress=request.progress, demos_key=state_fingerprint(state) if state else None)
+                          progress=request.progress, demos_key=state_fingerprint(state) if state else None,
+                          max_calls_per_question=request.max_calls_per_question, reference=defaults)
     say(f"study {request.study_name}: {request.trials} trials over {', '.join(space)} on {len(request.dev)} dev "
         f"questions ({request.storage})")
     settings = run_trials(study, objective, request.trials)
+    capped = capped_trials(study)
+    for stopped in capped:
+        say(f"trial {stopped['number']} stopped over the cap of {request.max_calls_per_question:g} LM calls a "
+            f"question ({stopped['calls']:.1f}): {stopped['params']}")
     if settings < request.trials:
         say(f"the search space gave {settings} distinct settings in {len(study.trials)} trials, short of "
             f"{request.trials}: widen the ranges or fix fewer knobs")
@@ -195,7 +204,7 @@ def optimize(request: OptimizeRequest, retriever: Retriever | None, reader: Read
                             seconds=time.perf_counter() - start, program_dir=program_dir, plots=plots,
                             trials=len(study.trials), test_default_scores=test_default, calls_per_question=calls,
                             answering_seconds=answering, settings=settings, pruning=pruning, cost_front=front, logs=logs,
-                            choice=choice)
+                            choice=choice, capped=capped)
     write_summary(request, result, best.number, default_trial.number if default_trial else None)
     return result
 
@@ -304,6 +313,8 @@ def write_summary(request: OptimizeRequest, result: OptimizeResult, best: int, d
         "questions_answered": questions_answered(request.folder), "pruner": request.pruner,
         "cost_front": [p for p in result.cost_front if p["front"]], "logs": result.logs,
         "pruning": result.pruning.to_dict() if result.pruning else None, "choice": result.choice,
+        **({"call_cap": {"max_calls_per_question": request.max_calls_per_question, "stopped": result.capped}}
+           if request.max_calls_per_question is not None else {}),
     }, indent=2, default=str))
 
 

@@ -61,6 +61,10 @@ def summary_rows(summary: dict[str, Any], folder: Path | None = None) -> str:
         lines.append(f"without pruning, the same trials: {p['questions_unpruned']} questions, {p['lm_hours_unpruned']:.2f} "
                      f"LM hours; pruning answered {100 * p['share_of_questions']:.0f}% of them and chose "
                      + ("the same setting" if p["same_setting"] else f"{p['chosen_pruned']} over {p['chosen_unpruned']}"))
+    cap = summary.get("call_cap")
+    if cap:
+        stopped = "; ".join(f"trial {t['number']} at {t['calls']:.1f} {t['params']}" for t in cap["stopped"]) or "none"
+        lines.append(f"stopped over the cap of {cap['max_calls_per_question']:g} LM calls a question: {stopped}")
     for point in summary.get("cost_front") or []:
         lines.append(f"  cost front: trial {point['number']} {summary['metric']} {100 * point['metric']:.1f} at "
                      f"{point['calls']:.2f} LM calls/q {point['params']}")
