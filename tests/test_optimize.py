@@ -261,6 +261,7 @@ def test_multi_objective_reports_a_pareto_front_and_plots(tmp_path):
     assert result.pareto and all(len(point["values"]) == 2 for point in result.pareto)
     assert Path(result.plots["history"]).is_file() and Path(result.plots["pareto"]).is_file()
     assert read_manifest(result.program_dir)["objectives"] == ["metric", "lm_calls"]
+    assert json.loads(result.summary_path.read_text())["pareto"] == result.pareto
 
 
 def test_the_summary_scores_the_papers_setting_and_the_best_on_test_and_adds_up_wall_time(tmp_path):
@@ -270,6 +271,7 @@ def test_the_summary_scores_the_papers_setting_and_the_best_on_test_and_adds_up_
     first = optimize(request(tmp_path, storage, trials=3, test=test), TableRetriever(), None, say=lambda text: None)
     summary = json.loads(first.summary_path.read_text())
     assert summary["default_trial"] == 0 and summary["trials"] == 3 and summary["test_n"] == 3
+    assert "pareto" not in summary and summary["cost_front"]  # one metric: the cost front, no empty Pareto list
     assert summary["test"]["best"] == first.test_scores["f1"]
     assert summary["test"]["default"] == first.test_default_scores["f1"]
     assert set(summary["lm_calls_per_question"]) == {"dev_default", "dev_best", "test_default", "test_best"}

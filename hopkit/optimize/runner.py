@@ -309,7 +309,8 @@ def write_summary(request: OptimizeRequest, result: OptimizeResult, best: int, d
                  "best": result.test_scores.get(request.metric.name)},
         "lm_calls_per_question": result.calls_per_question, "cache_hit_rate": result.cache_hit_rate,
         "seconds_this_run": result.seconds, "seconds_all_runs": result.total_seconds,
-        "seconds_answering": round(result.answering_seconds, 1), "pareto": result.pareto,
+        "seconds_answering": round(result.answering_seconds, 1),
+        **({"pareto": result.pareto} if result.pareto else {}),  # multi-objective; one metric has the cost front
         "questions_answered": questions_answered(request.folder), "pruner": request.pruner,
         "cost_front": [p for p in result.cost_front if p["front"]], "logs": result.logs,
         "pruning": result.pruning.to_dict() if result.pruning else None, "choice": result.choice,
