@@ -26,6 +26,7 @@ class SettingRow:
     calls: float  # LM calls a question
     seconds: float  # seconds a question, as computed
     is_paper: bool
+    over_cap: bool = False  # stopped by --max-calls-per-question, not by the pruner
 
 
 def _answer(row: dict) -> str:
@@ -41,8 +42,10 @@ def _answered(folder: Path) -> list[tuple[dict[str, Any], Path]]:
     return [(meta, log) for meta, log in setting_logs(Path(folder) / "settings") if log.is_file() and log.stat().st_size]
 
 
-def setting_rows(folder: Path, paper_knobs: dict[str, Any] | None, metric: str) -> list[SettingRow]:
-    """One row a setting: the paper's first, then the others by how far they got before pruning, then by metric."""
+def setting_rows(folder: Path, paper_knobs: dict[str, Any] | None, metric: str,
+                 capped: list[dict[str, Any]] = ()) -> list[SettingRow]:
+    """One row a setting: the paper's first, then the others by how far they got before pruning, then by metric.
+    ``capped``: the knobs of the settings the LM-call cap stopped."""
     logs = [(meta["knobs"], read_rows(log)) for meta, log in _answered(folder)]
     paper = next((rows for knobs, rows in logs if paper_knobs is not None and knobs == paper_knobs), None)
     table = []
@@ -55,7 +58,7 @@ def setting_rows(folder: Path, paper_knobs: dict[str, Any] | None, metric: str) 
             differ=sum(_answer(rows[q]) != _answer(paper[q]) for q in shared) if shared else None,
             calls=sum(computed_cost(r.get("cost") or {})["lm_calls"] for r in rows.values()) / n,
             seconds=sum(computed_cost(r.get("cost") or {})["seconds"] for r in rows.values()) / n,
-            is_paper=paper_knobs is not None and knobs == paper_knobs))
+            is_paper=paper_knobs is not None and knobs == paper_knobs, over_cap=knobs in capped))
     return sorted(table, key=lambda row: (not row.is_paper, -row.questions, -row.metric))  # furthest first
 
 
@@ -70,7 +73,8 @@ def paper_knobs_of(summary: dict[str, Any], folder: Path) -> dict[str, Any] | No
 
 def study_settings_table(summary: dict[str, Any], folder: Path) -> str | None:
     """``hopkit report STUDY_DIR``'s table of every setting tried on dev; None for a folder without setting logs."""
-    rows = setting_rows(folder, paper_knobs_of(summary, folder), summary["metric"])
+    capped = [t["params"] for t in (summary.get("call_cap") or {}).get("stopped", [])]
+    rows = setting_rows(folder, paper_knobs_of(summary, folder), summary["metric"], capped)
     if not rows:
         return None
     return (f"every setting tried on dev ({summary['metric']} x 100 over the questions each answered; a pruned "
@@ -85,27 +89,32 @@ def running_study_table(folder: Path) -> str | None:
     if not answered:
         return None
     metric = answered[0][0].get("metric", "f1")
-    knobs = _paper_knobs_in_storage(folder / "study.db")
+    knobs, capped = _paper_knobs_in_storage(folder / "study.db")
     return (f"{folder.name}: no summary.json yet, so the study is still tuning (or was stopped); the settings its dev "
             f"logs hold so far ({metric} x 100 over the questions each answered"
             + ("" if knobs is not None else "; no study.db here to name the paper's setting") + "):\n"
-            + settings_table(setting_rows(folder, knobs, metric), metric))
+            + settings_table(setting_rows(folder, knobs, metric, capped), metric))
 
 
-def _paper_knobs_in_storage(db: Path) -> dict[str, Any] | None:
+def _paper_knobs_in_storage(db: Path) -> tuple[dict[str, Any] | None, list[dict[str, Any]]]:
+    """The paper's knobs (None without a storage) and the knobs of the settings the LM-call cap stopped."""
     if not db.is_file():
-        return None
+        return None, []
     import optuna
+
+    from hopkit.optimize.call_cap import capped_trials
 
     optuna.logging.set_verbosity(optuna.logging.WARNING)
     storage = f"sqlite:///{db}"
+    paper, capped = None, []
     for summary in optuna.get_all_study_summaries(storage):
         study = optuna.load_study(study_name=summary.study_name, storage=storage)
+        capped += [t["params"] for t in capped_trials(study)]
         for trial in study.get_trials(deepcopy=False):
             knobs = trial.params or trial.system_attrs.get("fixed_params")  # enqueued, not yet sampled
-            if trial.user_attrs.get("paper_defaults") and knobs:
-                return dict(knobs)
-    return None
+            if paper is None and trial.user_attrs.get("paper_defaults") and knobs:
+                paper = dict(knobs)
+    return paper, capped
 
 
 def settings_table(rows: list[SettingRow], metric: str) -> str:
@@ -117,7 +126,8 @@ def settings_table(rows: list[SettingRow], metric: str) -> str:
         knobs = " | ".join(_knob(row.knobs.get(name)) for name in names)
         same = "-" if row.paper_same is None else f"{100 * row.paper_same:.1f}"
         differ = "-" if row.differ is None else str(row.differ)
-        lines.append(f"| {'paper' if row.is_paper else 'tried'} | {knobs} | {row.questions} | {100 * row.metric:.1f} | "
+        label = "paper" if row.is_paper else "over the call cap" if row.over_cap else "tried"
+        lines.append(f"| {label} | {knobs} | {row.questions} | {100 * row.metric:.1f} | "
                      f"{same} | {differ} | {row.calls:.2f} | {row.seconds:.0f} |")
     return "\n".join(lines)
 
