@@ -356,7 +356,8 @@ def cmd_optimize(args: argparse.Namespace) -> None:
         params=params, train_n=args.n_train,
         test=picked["test"], seed=args.seed, threads=args.threads,
         slices=args.slices, prune_startup=args.prune_startup, pruner=args.pruner,
-        max_calls_per_question=args.max_calls_per_question, unpruned_check=args.unpruned_check, choose=args.choose, progress=not args.quiet)
+        max_calls_per_question=args.max_calls_per_question, unpruned_check=args.unpruned_check, choose=args.choose,
+        progress=not args.quiet)
     try:
         result = optimize(request, retriever, reader)
     except ValueError as error:
@@ -448,7 +449,7 @@ def cmd_report(args: argparse.Namespace) -> None:
         return
     studies = [path for path in args.runs if path.is_dir() and (path / "summary.json").is_file()]
     for path in args.runs:
-        if path.is_dir() and (path / "summary.json").is_file():
+        if path in studies:
             from hopkit.optimize.settings_table import study_settings_table
             from hopkit.optimize.summary_table import read_summary, summary_rows
 

@@ -11,7 +11,7 @@ the pruner still judges the metric.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
 import optuna
 
@@ -22,17 +22,15 @@ def calls_per_question(rows: Sequence[dict]) -> float:
     return sum(r["cost"]["lm_calls"] for r in rows) / len(rows) if rows else 0.0
 
 
-def stop_over_cap(trial: optuna.trial.BaseTrial, rows: Sequence[dict], cap: float,
-                  keep: Callable[[], None]) -> None:
-    """Raise ``optuna.TrialPruned`` when the rows so far average more LM calls a question than ``cap``;
-    ``keep`` records the trial's figures first."""
+def over_cap(trial: optuna.trial.BaseTrial, rows: Sequence[dict], cap: float) -> optuna.TrialPruned | None:
+    """The ``optuna.TrialPruned`` to raise when the rows so far average more LM calls a question than ``cap``
+    (the trial marked with its calls), else None."""
     calls = calls_per_question(rows)
     if calls <= cap:
-        return
-    keep()
+        return None
     if isinstance(trial, optuna.Trial):
         trial.set_user_attr(OVER_CAP, round(calls, 2))
-    raise optuna.TrialPruned(f"{calls:.1f} LM calls a question after {len(rows)} questions, over the cap of {cap:g}")
+    return optuna.TrialPruned(f"{calls:.1f} LM calls a question after {len(rows)} questions, over the cap of {cap:g}")
 
 
 def capped_trials(study: optuna.Study) -> list[dict]:

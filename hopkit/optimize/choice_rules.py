@@ -33,10 +33,8 @@ class StudyChoices:
 
 def study_choices(summary: dict[str, Any], folder: Path) -> StudyChoices | str:
     """The study's choices scored on test, or a line saying why it cannot be pooled."""
-    from hopkit.evaluation.metrics import get_metric
     from hopkit.evaluation.paired import read_rows
-    from hopkit.optimize.guarded_choice import guarded_choice_of_rows
-    from hopkit.optimize.summary_table import study_log
+    from hopkit.optimize.summary_table import guarded_verdict, study_log
 
     name, metric = summary["study"], summary["metric"]
     logs = {key: study_log(summary, key, folder) for key in ("dev_default", "dev_best", "test_default", "test_best")}
@@ -45,12 +43,8 @@ def study_choices(summary: dict[str, Any], folder: Path) -> StudyChoices | str:
         return (f"{name}: left out, its {missing[0].replace('_', ' ')} log is not there (a study run with "
                 "--choose guarded that kept trial 0 scores only it on test; or copy the study folder whole)")
     one_setting = summary["best_trial"] == summary["default_trial"]
-    if one_setting:
-        takes_best = True
-    else:
-        takes_best = guarded_choice_of_rows(read_rows(logs["dev_default"]).values(),
-                                            read_rows(logs["dev_best"]).values(), metric, summary["settings"],
-                                            get_metric(metric).higher_is_better).takes_best
+    takes_best = one_setting or guarded_verdict(summary, read_rows(logs["dev_default"]),
+                                                read_rows(logs["dev_best"])).takes_best
     paper, best = read_rows(logs["test_default"]), read_rows(logs["test_best"])
     shared = [qid for qid in paper if qid in best]
     return StudyChoices(name, takes_best, one_setting, {q: paper[q]["metrics"][metric] for q in shared},

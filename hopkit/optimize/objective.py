@@ -23,7 +23,7 @@ from hopkit.evaluation.harness import evaluate, summarize
 from hopkit.evaluation.metrics import Metric
 from hopkit.evaluation.run_log import RunLog
 from hopkit.knobs import Knob
-from hopkit.optimize.call_cap import stop_over_cap
+from hopkit.optimize.call_cap import over_cap
 from hopkit.optimize.search_space import suggest
 
 COST_OBJECTIVES = {"lm_calls": "lm_calls", "tokens": "prompt_tokens", "seconds": "seconds"}
@@ -70,14 +70,16 @@ class Objective:
         program = self.build(knobs)
         log = self.log_for(knobs)
         bounds = slice_bounds(len(self.dev), self.slices if len(self.objectives) == 1 else 1)
-        capped = self.max_calls_per_question is not None and knobs != self.reference
+        cap_applies = self.max_calls_per_question is not None and knobs != self.reference
         rows: list[dict] = []
-        for end in sorted({*bounds, min(COST_PROBE, len(self.dev))} if capped else bounds):
+        for end in sorted({*bounds, min(COST_PROBE, len(self.dev))} if cap_applies else bounds):
             report = evaluate(program, self.dev[:end], [self.metric], log, threads=self.threads, progress=self.progress)
             wanted = {ex.qid for ex in self.dev[:end]}
             rows = [r for r in log.rows if r["qid"] in wanted]
-            if capped:
-                stop_over_cap(trial, rows, self.max_calls_per_question, lambda: self._keep(trial, rows))
+            stop = over_cap(trial, rows, self.max_calls_per_question) if cap_applies else None
+            if stop is not None:
+                self._keep(trial, rows)
+                raise stop
             if end not in bounds:
                 continue  # the cost probe: no running metric reported, so the pruner never judges 3 questions
             if len(self.objectives) == 1 and end < len(self.dev):

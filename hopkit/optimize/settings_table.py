@@ -89,14 +89,14 @@ def running_study_table(folder: Path) -> str | None:
     if not answered:
         return None
     metric = answered[0][0].get("metric", "f1")
-    knobs, capped = _paper_knobs_in_storage(folder / "study.db")
+    knobs, capped = _paper_and_capped_in_storage(folder / "study.db")
     return (f"{folder.name}: no summary.json yet, so the study is still tuning (or was stopped); the settings its dev "
             f"logs hold so far ({metric} x 100 over the questions each answered"
             + ("" if knobs is not None else "; no study.db here to name the paper's setting") + "):\n"
             + settings_table(setting_rows(folder, knobs, metric, capped), metric))
 
 
-def _paper_knobs_in_storage(db: Path) -> tuple[dict[str, Any] | None, list[dict[str, Any]]]:
+def _paper_and_capped_in_storage(db: Path) -> tuple[dict[str, Any] | None, list[dict[str, Any]]]:
     """The paper's knobs (None without a storage) and the knobs of the settings the LM-call cap stopped."""
     if not db.is_file():
         return None, []

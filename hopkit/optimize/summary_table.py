@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from hopkit.optimize.guarded_choice import GuardedChoice
 
 HEADER = ("| study | demos | settings / trials | setting | dev | test | LM calls/q dev | LM calls/q test | knobs |\n"
           "|---|---|---|---|---|---|---|---|---|")
@@ -116,12 +119,19 @@ def paired_lines(summary: dict[str, Any], folder: Path | None = None) -> list[st
     return lines
 
 
-def guarded_line(summary: dict[str, Any], dev_default: dict[str, dict], dev_best: dict[str, dict]) -> str:
+def guarded_verdict(summary: dict[str, Any], dev_default: dict[str, dict],
+                    dev_best: dict[str, dict]) -> GuardedChoice:
+    """The guarded choice (hopkit/optimize/guarded_choice.py) between a study's paper's setting and its best,
+    from their dev logs' rows by qid."""
     from hopkit.evaluation.metrics import get_metric
     from hopkit.optimize.guarded_choice import guarded_choice_of_rows
 
-    choice = guarded_choice_of_rows(dev_default.values(), dev_best.values(), summary["metric"], summary["settings"],
-                                    get_metric(summary["metric"]).higher_is_better)
+    return guarded_choice_of_rows(dev_default.values(), dev_best.values(), summary["metric"], summary["settings"],
+                                  get_metric(summary["metric"]).higher_is_better)
+
+
+def guarded_line(summary: dict[str, Any], dev_default: dict[str, dict], dev_best: dict[str, dict]) -> str:
+    choice = guarded_verdict(summary, dev_default, dev_best)
     kept = f"trial {summary['best_trial']}" if choice.takes_best else _paper(summary)
     test = summary["test"]["best" if choice.takes_best else "default"]
     return f"guarded choice: {_interval(choice.to_dict(), summary)}; it keeps {kept}" + (
