@@ -56,7 +56,8 @@ def test_the_pooled_line_pairs_every_test_question_of_every_study(tmp_path):
     assert "| one | 50 | 50.0 | 70.0 | 70.0 | the best |" in text
     pooled = text.splitlines()[-1]
     assert pooled.startswith("pooled over 100 test questions, paired: best - paper = +5.0 *")
-    assert "guarded - paper = +10.0 * [+8.0, +12.0]" in pooled  # 0 on 'many', +0.2 on 'one'
+    # 0 on 'many', +0.2 on 'one': resampled within each study, every draw holds 50 of each, so no spread
+    assert "guarded - paper = +10.0 * [+10.0, +10.0]" in pooled
     assert "guarded - best = +5.0 *" in pooled  # +0.1 on 'many', 0 on 'one'
 
 

@@ -6,7 +6,8 @@ import pytest
 
 from hopkit.cli.main import main
 from hopkit.errors import InputError
-from hopkit.evaluation.paired import compare_runs, format_comparison, paired_bootstrap, read_rows
+from hopkit.evaluation.paired import (compare_runs, format_comparison, paired_bootstrap, read_rows,
+                                      stratified_paired_bootstrap)
 
 
 def write_log(path, scores, answers=None):
@@ -26,6 +27,22 @@ def test_identical_runs_differ_by_exactly_zero():
 def test_a_run_better_on_every_question_has_an_interval_above_zero():
     diff, low, high = paired_bootstrap([0.0] * 20, [0.5] * 10 + [1.0] * 10)
     assert diff == pytest.approx(0.75) and 0.5 <= low <= diff <= high <= 1.0
+
+
+def test_a_stratified_bootstrap_keeps_each_groups_size_so_constant_groups_give_no_spread():
+    # two groups of fixed size, each with one constant difference: pooled, only how many each gives could vary
+    groups = [([0.0] * 50, [0.0] * 50), ([0.0] * 50, [0.2] * 50)]
+    assert stratified_paired_bootstrap(groups) == pytest.approx((0.1, 0.1, 0.1))
+    pooled_a, pooled_b = [a for g in groups for a in g[0]], [b for g in groups for b in g[1]]
+    diff, low, high = paired_bootstrap(pooled_a, pooled_b)  # resampling the pool mixes the groups' shares
+    assert diff == pytest.approx(0.1) and low < 0.095 and high > 0.105
+
+
+def test_a_stratified_bootstrap_weighs_each_question_once_and_refuses_an_empty_pool():
+    diff, low, high = stratified_paired_bootstrap([([0.0] * 10, [1.0] * 10), ([1.0] * 30, [1.0] * 30)])
+    assert diff == pytest.approx(0.25) and low == high == pytest.approx(0.25)
+    with pytest.raises(InputError, match="share no question"):
+        stratified_paired_bootstrap([([], [])])
 
 
 def test_pairing_uses_shared_questions_and_lists_disagreements(tmp_path):

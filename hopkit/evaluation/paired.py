@@ -73,6 +73,24 @@ def paired_bootstrap(a: list[float], b: list[float], samples: int = 10_000, seed
     return float(deltas.mean()), float(np.quantile(means, tail)), float(np.quantile(means, 1 - tail))
 
 
+def stratified_paired_bootstrap(groups: list[tuple[list[float], list[float]]], samples: int = 10_000, seed: int = 0,
+                                level: float = 0.95) -> tuple[float, float, float]:
+    """Mean of b - a over every group's questions pooled, and its percentile bootstrap interval, resampling
+    questions within each group so that each keeps its size (a pool of fixed halves, such as several studies' test
+    halves, varies by which questions were drawn, not by how many each group gives)."""
+    groups = [(a, b) for a, b in groups if len(a) or len(b)]
+    if not groups:
+        raise InputError("the two runs share no question")
+    rng = np.random.default_rng(seed)
+    total, sums, point = 0, np.zeros(samples), 0.0
+    for a, b in groups:
+        deltas = np.asarray(b, dtype=float) - np.asarray(a, dtype=float)
+        sums += deltas[rng.integers(0, deltas.size, size=(samples, deltas.size))].sum(axis=1)
+        total, point = total + deltas.size, point + float(deltas.sum())
+    tail = (1 - level) / 2
+    return point / total, float(np.quantile(sums / total, tail)), float(np.quantile(sums / total, 1 - tail))
+
+
 def compare_runs(rows_a: dict[str, dict], rows_b: dict[str, dict], metrics: list[str] | None = None,
                  samples: int = 10_000, seed: int = 0) -> Comparison:
     shared = [qid for qid in rows_a if qid in rows_b]

@@ -4,7 +4,8 @@ One study's test half has 50 questions, where one question is 2 points, so wheth
 (hopkit/optimize/guarded_choice.py) helps cannot be read from any one study. Each rule's choice is
 fixed on dev, so pooling the studies' test questions and pairing the two rules' scores question by
 question gives one comparison over all of them. A study where both rules keep the same setting adds
-its questions with a difference of zero: that is what the rule did there.
+its questions with a difference of zero: that is what the rule did there. The interval resamples questions
+within each study, since each study gives a fixed half of 50 by design.
 """
 
 from __future__ import annotations
@@ -56,11 +57,10 @@ def _mean(scores: dict[str, float]) -> str:
 
 
 def _pooled(studies: list[StudyChoices], a: str, b: str) -> str:
-    from hopkit.evaluation.paired import paired_bootstrap
+    from hopkit.evaluation.paired import stratified_paired_bootstrap
 
-    left = [score for s in studies for score in getattr(s, a).values()]
-    right = [score for s in studies for score in getattr(s, b).values()]
-    diff, low, high = paired_bootstrap(left, right)
+    groups = [(list(getattr(s, a).values()), [getattr(s, b)[qid] for qid in getattr(s, a)]) for s in studies]
+    diff, low, high = stratified_paired_bootstrap(groups)
     mark = " *" if low > 0 or high < 0 else ""
     return f"{b} - {a} = {100 * diff:+.1f}{mark} [{100 * low:+.1f}, {100 * high:+.1f}]"
 
