@@ -78,7 +78,7 @@ def stratified_paired_bootstrap(groups: list[tuple[list[float], list[float]]], s
     """Mean of b - a over every group's questions pooled, and its percentile bootstrap interval, resampling
     questions within each group so that each keeps its size (a pool of fixed halves, such as several studies' test
     halves, varies by which questions were drawn, not by how many each group gives)."""
-    groups = [(a, b) for a, b in groups if len(a) or len(b)]
+    groups = [(a, b) for a, b in groups if len(a)]  # a study with no shared question adds nothing
     if not groups:
         raise InputError("the two runs share no question")
     rng = np.random.default_rng(seed)
