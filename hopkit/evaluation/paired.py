@@ -64,13 +64,7 @@ def read_rows(path: Path) -> dict[str, dict]:
 def paired_bootstrap(a: list[float], b: list[float], samples: int = 10_000, seed: int = 0,
                      level: float = 0.95) -> tuple[float, float, float]:
     """Mean of b - a and its percentile bootstrap interval, resampling questions with replacement."""
-    deltas = np.asarray(b, dtype=float) - np.asarray(a, dtype=float)
-    if deltas.size == 0:
-        raise InputError("the two runs share no question")
-    rng = np.random.default_rng(seed)
-    means = deltas[rng.integers(0, deltas.size, size=(samples, deltas.size))].mean(axis=1)
-    tail = (1 - level) / 2
-    return float(deltas.mean()), float(np.quantile(means, tail)), float(np.quantile(means, 1 - tail))
+    return stratified_paired_bootstrap([(a, b)], samples, seed, level)
 
 
 def stratified_paired_bootstrap(groups: list[tuple[list[float], list[float]]], samples: int = 10_000, seed: int = 0,
