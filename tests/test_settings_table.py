@@ -82,6 +82,22 @@ def test_report_on_a_study_still_tuning_reads_the_papers_knobs_from_its_storage(
     assert "no study.db here to name the paper's setting" in out and "| paper |" not in out
 
 
+def test_report_on_a_study_still_tuning_shows_how_far_its_test_half_has_got(tmp_path, capsys):
+    folder = study_folder(tmp_path / "scoring")
+    assert main(["report", str(folder)]) == 0
+    assert "test half so far" not in capsys.readouterr().out  # no test log yet
+    test = folder / "test"
+    test.mkdir()
+    log = write_setting(folder, "chosen", {"k": 2, "theta": 0.7}, [("gold", 1.0), ("x", 0.0), ("gold", 0.5)], calls=6)
+    log.rename(test / "best-4.jsonl")
+    (test / "default-0.jsonl").write_text("")  # the paper's setting's log opened, nothing answered yet
+    assert main(["report", str(folder)]) == 0
+    out = capsys.readouterr().out
+    assert "test half so far" in out
+    assert "the chosen setting (trial 4, test/best-4.jsonl): 3 questions so far, f1 50.0, 6.00 LM calls/q" in out
+    assert "the paper's setting (trial" not in out  # an empty log is not shown
+
+
 def test_report_refuses_a_folder_that_is_neither_a_study_nor_a_run_log(tmp_path, capsys):
     assert main(["report", str(tmp_path)]) == 2
     assert "without an optimize study's summary.json or setting logs" in capsys.readouterr().err

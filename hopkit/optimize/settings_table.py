@@ -89,11 +89,14 @@ def running_study_table(folder: Path) -> str | None:
     if not answered:
         return None
     metric = answered[0][0].get("metric", "f1")
+    from hopkit.optimize.test_half_progress import progress_on_test
+
     knobs, capped = _paper_and_capped_in_storage(folder / "study.db")
+    test = progress_on_test(folder, metric)
     return (f"{folder.name}: no summary.json yet, so the study is still tuning (or was stopped); the settings its dev "
             f"logs hold so far ({metric} x 100 over the questions each answered"
             + ("" if knobs is not None else "; no study.db here to name the paper's setting") + "):\n"
-            + settings_table(setting_rows(folder, knobs, metric, capped), metric))
+            + settings_table(setting_rows(folder, knobs, metric, capped), metric) + ("" if test is None else "\n" + test))
 
 
 def _paper_and_capped_in_storage(db: Path) -> tuple[dict[str, Any] | None, list[dict[str, Any]]]:

@@ -1,0 +1,33 @@
+"""How far a study's test half has got while it runs: the rows each test log (``test/best-N.jsonl``,
+``test/default-N.jsonl``) holds so far, with their running metric and LM calls a question. A study scores its test
+half only after it has chosen, so until ``summary.json`` exists this is the one place the test half shows."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from hopkit.evaluation.paired import read_rows
+from hopkit.lm.usage import computed_cost
+
+_LOG_NAME = re.compile(r"^(best|default)-(\d+)\.jsonl$")
+_ROLE = {"best": "the chosen setting", "default": "the paper's setting"}
+
+
+def progress_on_test(folder: Path, metric: str) -> str | None:
+    """One line a test log begun so far, the chosen setting's first (it is scored first); None before any."""
+    logs = sorted((match.group(1) != "best", int(match.group(2)), path)
+                  for path in (Path(folder) / "test").glob("*.jsonl") if (match := _LOG_NAME.match(path.name)))
+    lines = []
+    for is_default, trial, path in logs:
+        rows = list(read_rows(path).values()) if path.stat().st_size else []
+        if not rows:
+            continue
+        score = sum(float((row.get("metrics") or {}).get(metric, 0.0) or 0.0) for row in rows) / len(rows)
+        calls = sum(computed_cost(row.get("cost") or {})["lm_calls"] for row in rows) / len(rows)
+        role = _ROLE["default" if is_default else "best"]
+        lines.append(f"  {role} (trial {trial}, {path.relative_to(folder)}): {len(rows)} questions so far, "
+                     f"{metric} {100 * score:.1f}, {calls:.2f} LM calls/q")
+    if not lines:
+        return None
+    return "test half so far (running figures, not a result until both settings finish):\n" + "\n".join(lines)
