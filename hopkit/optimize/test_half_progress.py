@@ -7,8 +7,9 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from hopkit.evaluation.harness import summarize
+from hopkit.evaluation.metrics import get_metric
 from hopkit.evaluation.paired import read_rows
-from hopkit.lm.usage import computed_cost
 
 _LOG_NAME = re.compile(r"^(best|default)-(\d+)\.jsonl$")
 _ROLE = {"best": "the chosen setting", "default": "the paper's setting"}
@@ -20,14 +21,12 @@ def progress_on_test(folder: Path, metric: str) -> str | None:
                   for path in (Path(folder) / "test").glob("*.jsonl") if (match := _LOG_NAME.match(path.name)))
     lines = []
     for is_default, trial, path in logs:
-        rows = list(read_rows(path).values()) if path.stat().st_size else []
-        if not rows:
-            continue
-        score = sum(float((row.get("metrics") or {}).get(metric, 0.0) or 0.0) for row in rows) / len(rows)
-        calls = sum(computed_cost(row.get("cost") or {})["lm_calls"] for row in rows) / len(rows)
+        if not path.stat().st_size:
+            continue  # opened, nothing answered yet
+        report = summarize(list(read_rows(path).values()), [get_metric(metric)])  # as `hopkit report LOG` reads it
         role = _ROLE["default" if is_default else "best"]
-        lines.append(f"  {role} (trial {trial}, {path.relative_to(folder)}): {len(rows)} questions so far, "
-                     f"{metric} {100 * score:.1f}, {calls:.2f} LM calls/q")
+        lines.append(f"  {role} (trial {trial}, {path.relative_to(folder)}): {report.n} questions so far, "
+                     f"{metric} {100 * report.metrics[metric]:.1f}, {report.cost['lm_calls']:.2f} LM calls/q")
     if not lines:
         return None
     return "test half so far (running figures, not a result until both settings finish):\n" + "\n".join(lines)
