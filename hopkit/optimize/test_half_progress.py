@@ -17,15 +17,15 @@ _ROLE = {"best": "the chosen setting", "default": "the paper's setting"}
 
 def progress_on_test(folder: Path, metric: str) -> str | None:
     """One line a test log begun so far, the chosen setting's first (it is scored first); None before any."""
-    logs = sorted((match.group(1) != "best", int(match.group(2)), path)
-                  for path in (Path(folder) / "test").glob("*.jsonl") if (match := _LOG_NAME.match(path.name)))
+    logs = sorted(((match.group(1), int(match.group(2)), path)
+                   for path in (Path(folder) / "test").glob("*.jsonl") if (match := _LOG_NAME.match(path.name))),
+                  key=lambda log: (log[0] != "best", log[1]))
     lines = []
-    for is_default, trial, path in logs:
+    for kind, trial, path in logs:
         if not path.stat().st_size:
             continue  # opened, nothing answered yet
         report = summarize(list(read_rows(path).values()), [get_metric(metric)])  # as `hopkit report LOG` reads it
-        role = _ROLE["default" if is_default else "best"]
-        lines.append(f"  {role} (trial {trial}, {path.relative_to(folder)}): {report.n} questions so far, "
+        lines.append(f"  {_ROLE[kind]} (trial {trial}, {path.relative_to(folder)}): {report.n} questions so far, "
                      f"{metric} {100 * report.metrics[metric]:.1f}, {report.cost['lm_calls']:.2f} LM calls/q")
     if not lines:
         return None
