@@ -1,5 +1,5 @@
 """Dataset names on the command line: ``bundled:dev``, ``hotpotqa-distractor:validation[@file]``,
-``ircot:/path.jsonl``, ``ircot-demos:/path.txt``, ``hopkit:wiki`` (hopkit's own demonstrations)."""
+``ircot:/path.jsonl``, ``ircot-demos:/path.txt``, ``qa:QUESTIONS.jsonl@CORPUS.jsonl``, ``hopkit:wiki`` (hopkit's own demonstrations)."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from hopkit.data.bundled.build import BUNDLED_VERSION, SPLITS, build_bundled
 from hopkit.data.corpus import Corpus
 from hopkit.data.examples import Dataset, make_example
 from hopkit.data.hub_formats import HUB, load_hub
+from hopkit.data.question_file import SPEC_HELP as QA_SPEC, load_question_file
 from hopkit.data.local_formats import load_ircot_demos, load_ircot_jsonl, parse_ircot_demos
 from hopkit.data.wiki_demos import SETS as WIKI_SETS
 from hopkit.data.wiki_demos import SPEC as WIKI_SPEC
@@ -17,7 +18,7 @@ from hopkit.data.wiki_demos import render as render_wiki_demos
 from hopkit.errors import InputError, UnknownNameError
 from hopkit.paths import data_dir
 
-KINDS = ["bundled", "ircot", "ircot-demos", "hopkit", *HUB]
+KINDS = ["bundled", "ircot", "ircot-demos", "hopkit", "qa", *HUB]
 
 
 def bundled_dir(paragraphs: int | None = None) -> Path:
@@ -80,6 +81,8 @@ def load_dataset_spec(spec: str) -> Dataset:
         return load_ircot_demos(Path(rest))
     if kind == "hopkit":
         return load_hopkit_demos(rest)
+    if kind == "qa":
+        return load_question_file(rest)
     split, _, local_file = rest.partition("@")
     return load_hub(kind, split, local_file or None)
 
@@ -107,5 +110,5 @@ def _joined(datasets: list[Dataset]) -> Dataset:
 
 def _example(kind: str) -> str:
     return {"ircot": "ircot:/path/hotpotqa_dev.jsonl", "ircot-demos": "ircot-demos:/path/hotpotqa.txt",
-            "hopkit": WIKI_SPEC}.get(
+            "hopkit": WIKI_SPEC, "qa": QA_SPEC}.get(
         kind, f"{kind}:validation or {kind}:validation@/path/rows.jsonl")

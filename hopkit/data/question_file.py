@@ -1,0 +1,106 @@
+"""A question file over a separate corpus file: ``qa:QUESTIONS.jsonl@CORPUS.jsonl``.
+
+The layout a user's own data is most often in, and the one benchmarks with one shared corpus use (HippoRAG's
+2WikiMultihopQA set): every question is answered over the same paragraphs, so retrieval is as hard as the corpus,
+not as easy as a question's own ten contexts.
+
+- Questions, one JSON object a line: ``question``, ``answers`` (a list, or one string), an id (``id`` or ``qid``;
+  the line number when both are missing), and optionally ``gold_titles`` (the titles of the paragraphs that
+  answer it) and ``type``.
+- Corpus, one JSON object a line: ``title`` and ``text``, and optionally ``pid`` (else one is derived from the
+  title and text, as for closed corpora).
+
+A gold title names every corpus paragraph with that title. A gold title that no paragraph has is reported when the
+set loads (stderr), and kept on the example (``missing_gold_titles``), so a recall figure can say what it could not
+count.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+from hopkit.data.corpus import Corpus
+from hopkit.data.examples import Dataset, context_pid, make_example
+from hopkit.data.passage import Passage
+from hopkit.errors import InputError, MissingArtifactError
+
+SPEC_HELP = "qa:QUESTIONS.jsonl@CORPUS.jsonl"
+
+
+def load_question_file(rest: str) -> Dataset:
+    """The dataset named by what follows ``qa:`` (``QUESTIONS.jsonl@CORPUS.jsonl``)."""
+    questions, at, corpus = rest.partition("@")
+    if not at or not questions or not corpus:
+        raise InputError(f"qa:{rest} names no corpus: give {SPEC_HELP} (a question file, '@', a corpus file)")
+    questions_path, corpus_path = Path(questions), Path(corpus)
+    for path, what in ((questions_path, "question"), (corpus_path, "corpus")):
+        if not path.is_file():
+            raise MissingArtifactError(f"{what} file {path} does not exist ({SPEC_HELP})")
+    passages = list(_read_corpus(corpus_path))
+    corpus_obj = Corpus(passages)
+    by_title: dict[str, list[str]] = {}
+    for passage in passages:
+        by_title.setdefault(passage.title, []).append(passage.pid)
+    examples, missing = [], 0
+    for line_no, row in _rows(questions_path):
+        try:
+            question = str(row["question"]).strip()
+            answers = row["answers"]
+        except (KeyError, TypeError):
+            raise InputError(f"{questions_path}:{line_no}: expected an object with 'question' and 'answers' "
+                             f"({SPEC_HELP})") from None
+        answers = [answers] if isinstance(answers, str) else [str(a) for a in answers or []]
+        if not question or not answers:
+            raise InputError(f"{questions_path}:{line_no}: empty question or answers")
+        titles = row.get("gold_titles") or []
+        if not isinstance(titles, list):
+            raise InputError(f"{questions_path}:{line_no}: gold_titles must be a list of titles")
+        gold = [pid for title in titles for pid in by_title.get(title, [])]
+        unknown = [title for title in titles if title not in by_title]
+        missing += bool(unknown)
+        qid = str(row.get("id", row.get("qid", line_no)))
+        examples.append(make_example(qid, question, answers, gold, type=row.get("type"),
+                                     missing_gold_titles=unknown))
+    if not examples:
+        raise InputError(f"{questions_path}: no questions")
+    if missing:
+        first = next(ex for ex in examples if ex.missing_gold_titles)
+        print(f"note: {missing} of {len(examples)} questions in {questions_path} name gold titles that are not in "
+              f"{corpus_path} (e.g. {first.qid}: {first.missing_gold_titles[0]!r}); their recall counts only the "
+              "gold paragraphs the corpus has", file=sys.stderr)
+    name = f"qa:{questions_path.stem}"
+    return Dataset(name, examples, corpus_obj, f"qa-{corpus_path.parent.name}-{corpus_path.stem}")
+
+
+def _rows(path: Path):
+    with path.open(encoding="utf-8") as lines:
+        for line_no, line in enumerate(lines, start=1):
+            if not line.strip():
+                continue
+            try:
+                row = json.loads(line)
+            except json.JSONDecodeError as error:
+                raise InputError(f"{path}:{line_no}: not a JSON object ({error.msg})") from None
+            if not isinstance(row, dict):
+                raise InputError(f"{path}:{line_no}: not a JSON object")
+            yield line_no, row
+
+
+def _read_corpus(path: Path):
+    """The corpus's passages; a line that repeats an earlier one's title and text (with no pid of its own) is
+    the same paragraph, kept once."""
+    derived: set[str] = set()
+    for line_no, row in _rows(path):
+        text = row.get("text")
+        if not isinstance(text, str) or not text.strip():
+            raise InputError(f"{path}:{line_no}: a corpus line needs 'text' (and 'title')")
+        title = str(row.get("title", ""))
+        pid = row.get("pid")
+        if not pid:
+            pid = context_pid(title, text)
+            if pid in derived:
+                continue
+            derived.add(pid)
+        yield Passage(pid=str(pid), title=title, text=text)
