@@ -68,6 +68,7 @@ ABLATIONS: dict[str, list[Variant]] = {
         Variant("w/o both pruning", "tor", {"repetitive_pruning": False, "relevance_pruning": False}, "5 pruning"),
         Variant("depth 2, widths 5/3", "tor", {"depth": 2}, "6 depth/width"),
         Variant("depth 3, widths 10/5/3", "tor", {"width_1": 10, "width_2": 5}, "6 depth/width"),
+        Variant("depth 4, widths 5/3/3/3", "tor", {"depth": 4}, "6 depth/width"),
         Variant("CoR", "cor", {}, "CoR"),
         *_without("tor", "tor"),
     ],

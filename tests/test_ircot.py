@@ -89,7 +89,7 @@ def test_demonstrations_mix_gold_and_m_distractors_within_the_budget():
     corpus = Corpus([Passage(f"p{i}", f"T{i}", f"paragraph {i} " * 5) for i in range(30)])
     train = [dspy.Example(qid=f"t{i}", question=f"q{i}?", answers=[f"a{i}"], gold_pids=[f"p{i}", f"p{i + 10}"],
                           chain=[f"s{i}.", f"So the answer is: a{i}."]).with_inputs("question") for i in range(10)]
-    demos = build_demos(train, corpus, m_distractors=3, budget_words=200)
+    demos = build_demos(train, corpus, m_distractors=3, budget_wordpieces=200)
     assert 1 <= len(demos.reason) < 10  # the budget stops packing
     for demo in demos.cot_reader:
         i = int(demo.question[1:-1])

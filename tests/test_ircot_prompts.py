@@ -98,7 +98,7 @@ def test_every_reasoner_demonstration_runs_through_the_answer_step(tmp_path):
     corpus = Corpus([Passage(f"p{i}", f"T{i}", f"paragraph {i}") for i in range(20)])
     train = [dspy.Example(question=f"q{i}?", answers=[f"a{i}"], gold_pids=[f"p{i}", f"p{i + 10}"],
                           chain=[f"s{i} one.", f"s{i} two."]).with_inputs("question") for i in range(6)]
-    demos = build_demos(train, corpus, m_distractors=1, budget_words=10_000)
+    demos = build_demos(train, corpus, m_distractors=1, budget_wordpieces=20_000)
     assert demos.reason[0].reasoning_so_far == ""  # the paper's format: a whole chain from the start
     for demo in demos.reason:
         i = demo.question[1:-1]
@@ -117,7 +117,7 @@ def test_demonstrations_from_an_ircot_file_carry_its_chains(tmp_path):
     dataset = load_dataset_spec(f"ircot-demos:{path}")
     assert dataset.examples[0].chain == ["Harbour Lights was written by Eluned Price.",
                                          "Eluned Price was born in Aberystwyth.", "So the answer is: Aberystwyth."]
-    demos = build_demos(dataset.examples, dataset.corpus, m_distractors=1, budget_words=10_000)
+    demos = build_demos(dataset.examples, dataset.corpus, m_distractors=1, budget_wordpieces=20_000)
     chains = {d.question: f"{d.reasoning_so_far} {d.continuation}".strip() for d in demos.reason}
     assert chains["In which town was the author of Harbour Lights born?"] == (
         "Harbour Lights was written by Eluned Price. Eluned Price was born in Aberystwyth. So the answer is: Aberystwyth.")
@@ -129,7 +129,7 @@ def test_a_question_is_never_shown_its_own_example(tmp_path):
     path = tmp_path / "demos.txt"
     path.write_text(DEMO_FILE)
     dataset = load_dataset_spec(f"ircot-demos:{path}")
-    demos = build_demos(dataset.examples, dataset.corpus, m_distractors=1, budget_words=10_000)
+    demos = build_demos(dataset.examples, dataset.corpus, m_distractors=1, budget_wordpieces=20_000)
     own = "In which town was the author of Harbour Lights born?"
     engine = scripted([{"continuation": "So the answer is: x."}, {"reasoning": "r.", "answer": "x"}] * 2)
     program = IRCoT(TableRetriever({}), k=1, answer_reader="cot", demos=demos)

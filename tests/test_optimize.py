@@ -35,8 +35,10 @@ def test_the_search_space_is_read_from_the_declared_knobs():
 
 def test_a_demos_study_leaves_out_knobs_that_only_shape_the_built_demonstrations():
     """Every trial of a demos study loads the compiled demonstrations, so IRCoT's M changes nothing."""
-    assert set(search_space("ircot", compiled_demos=True)) == set(KNOBS["ircot"]) - {"m_distractors", "balance_openings"}
-    assert set(search_space("tor", compiled_demos=True)) == set(KNOBS["tor"]) - {"extra_demo"}
+    assert set(search_space("ircot", compiled_demos=True)) == set(KNOBS["ircot"]) - {
+        "m_distractors", "balance_openings", "demo_budget", "max_demos"}
+    assert set(search_space("tor", compiled_demos=True)) == set(KNOBS["tor"]) - {"extra_demo", "shots"}
+    assert set(search_space("searchain", compiled_demos=True)) == set(KNOBS["searchain"]) - {"extra_plan_demo"}
     with pytest.raises(Exception, match="tune them with --demos none"):
         search_space("ircot", only=["k", "m_distractors"], compiled_demos=True)
 
@@ -129,7 +131,7 @@ def test_paper_defaults_are_trial_0_and_the_saved_program_predicts_identically(t
                       say=lambda text: None)
     study = optuna.load_study(study_name="shared", storage=storage)
     first = study.trials[0]
-    assert first.params == profile_defaults(search_space("oner")) and first.user_attrs["paper_defaults"]
+    assert first.params == profile_defaults(search_space("oner", compiled_demos=True)) and first.user_attrs["paper_defaults"]
     assert len(study.get_trials(states=FINISHED)) == 3
     manifest = read_manifest(result.program_dir)
     assert manifest["method"] == "oner" and manifest["knobs"] == result.knobs and manifest["dev_n"] == 4

@@ -187,7 +187,7 @@ def test_unparseable_reviews_are_counted_and_rejected():
 def test_sibling_reviews_run_concurrently_and_the_trace_is_the_same():
     reviews = {p: ("yes", "yes", f"{p} answers.") for p in "ABCDE"}
     table = {"Q?": list("ABCDE")}
-    program, engine, _ = setup(reviews, table, threads=4)
+    program, engine, _ = setup(reviews, table, threads=4, order="layer")
     threaded = program(question="Q?")
     program, _, _ = setup(reviews, table, threads=1)
     serial = program(question="Q?")
@@ -359,3 +359,41 @@ def test_an_option_is_named_by_a_title_loosely():
     assert names_an_option("Which band has more members Band of Skulls or Live ?", "Live (band)")
     assert not names_an_option(question, "Richard Wagner")
     assert not names_an_option("Who wrote Parsifal?", "Parsifal")  # not an either-or question
+
+
+def test_the_papers_depth_first_search_goes_into_a_subtree_before_the_next_sibling():
+    reviews = {"A": ("yes", "no", "after A"), "B": ("yes", "no", "after B"), "C": ("yes", "yes", "C answers.")}
+    table = {"Q?": ["A", "B"], "after A": ["C"], "after B": ["D"]}
+    program, engine, _ = setup(reviews, table)
+    assert program.order == "depth_first"
+    program(question="Q?")
+    assert engine.reviewed_paths[:3] == [["A"], ["A", "C"], ["B"]]
+    program, engine, _ = setup(reviews, table, order="layer")
+    program(question="Q?")
+    assert engine.reviewed_paths[:3] == [["A"], ["B"], ["A", "C"]]
+
+
+def test_depth_first_repetitive_pruning_sees_the_evidence_a_subtree_found():
+    reviews = {"A": ("yes", "no", "after A"), "C": ("yes", "yes", "C answers.")}
+    table = {"Q?": ["A", "C"], "after A": ["C"]}
+    program, engine, _ = setup(reviews, table)
+    prediction = program(question="Q?")
+    first_layer_c = next(n for n in prediction.trace["nodes"] if n["pid"] == "C" and n["depth"] == 1)
+    assert first_layer_c["status"] == "pruned-repetitive" and ["C"] not in engine.reviewed_paths
+    program, engine, _ = setup(reviews, table, order="layer")
+    prediction = program(question="Q?")
+    assert ["C"] in engine.reviewed_paths  # reviewed with its siblings, before A's subtree found it
+
+
+def test_the_reader_gets_the_pool_in_order_up_to_its_input_limit():
+    from hopkit.programs.tree_of_reviews.fusion import EvidenceFusion
+    from hopkit.programs.tree_of_reviews.tree import Evidence
+
+    passages = {pid: Passage(pid, pid, "word " * 60) for pid in "ABC"}
+    pool = [Evidence([pid], f"{pid} says so.", pid) for pid in "ABC"]
+    limited = EvidenceFusion("paragraph", 0, reader_tokens=150).inputs(pool, passages, "Q?")
+    assert [p.split("\n")[0] for p in limited["paragraphs"]] == ["Wikipedia Title: A", "Wikipedia Title: B"]
+    whole = EvidenceFusion("paragraph", 0, reader_tokens=0).inputs(pool, passages, "Q?")
+    assert len(whole["paragraphs"]) == 3
+    program, _, _ = setup({}, {})
+    assert program.fuse.reader_tokens == 4096  # the paper's maximum length, in both profiles

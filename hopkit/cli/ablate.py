@@ -74,10 +74,11 @@ def cmd_ablate(args: argparse.Namespace) -> None:
     retriever = load_retriever(args, dataset) if any(m.needs_retriever for m in methods.values()) else None
     reader = open_reader(args.reader) if any(m.needs_reader for m in methods.values()) else None
     # each method's demonstrations: auto may differ by method on a real dataset (hopkit/programs/demo_source.py)
-    demos = {name: load_demonstrations(args.demos_from, dataset.name, name) for name, m in methods.items()
-             if m.uses_demos}
-    recorded = {name: demos[name][1] if name in demos else resolve_demos_from(args.demos_from, dataset.name, name)
-                or "none" for name in methods}  # as before for methods without demonstrations: old logs resume
+    profiles = {(v.method, v.profile or args.profile) for v in variants}
+    demos = {(name, profile): load_demonstrations(args.demos_from, dataset.name, name, profile)
+             for name, profile in sorted(profiles) if methods[name].uses_demos}
+    recorded = {name: demos[(name, profile)][1] if (name, profile) in demos else resolve_demos_from(
+        args.demos_from, dataset.name, name, profile) or "none" for name, profile in profiles}
     demos_from = sorted(set(recorded.values()))
     configure_lm(args)
 
@@ -85,7 +86,8 @@ def cmd_ablate(args: argparse.Namespace) -> None:
         method = methods[variant.method]
         return apply_task(build_program(variant.method, retriever=retriever if method.needs_retriever else None,
                                         reader=reader if method.needs_reader else None,
-                                        train=demos[variant.method][0] if method.uses_demos else None,
+                                        train=demos[(variant.method, variant.profile or args.profile)][0]
+                                        if method.uses_demos else None,
                                         profile=variant.profile or args.profile, **settings[variant.name]), task)
 
     folder = args.out or runs_dir() / "ablate" / slug(dataset.name) / f"{slug(args.method)}__{slug(args.lm)}"

@@ -176,10 +176,11 @@ def _program(args: argparse.Namespace, dataset, configure_lm: Callable[[], objec
     from hopkit.programs.demo_source import resolve_demos_from
 
     spec, dataset_name = getattr(args, "demos_from", None), dataset.name if dataset else None
+    profile = getattr(args, "profile", "hopkit")
     if method.uses_demos:
-        train, args.demos_resolved = load_demonstrations(spec, dataset_name, args.method)
+        train, args.demos_resolved = load_demonstrations(spec, dataset_name, args.method, profile)
     else:  # recorded as before, though unused, so that earlier logs of these methods still resume
-        train, args.demos_resolved = None, resolve_demos_from(spec, dataset_name, args.method) or "none"
+        train, args.demos_resolved = None, resolve_demos_from(spec, dataset_name, args.method, profile) or "none"
     configure_lm()
     program = apply_task(build_program(args.method, retriever=retriever, reader=reader, train=train,
                                        profile=getattr(args, "profile", "hopkit"), **knobs), task)

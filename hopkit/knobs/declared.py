@@ -24,6 +24,16 @@ def paragraph_words(default: int, origin: str) -> Knob:
                 label="paragraph word cut", origin=origin)
 
 
+# IRCoT's few-shot prompts, shared by OneR and NoR, whose reader is IRCoT's (the paper's baselines read with the
+# same few-shot reader). The paper samples 15 of its 20 annotated questions and packs as many as fit its context.
+DEMO_BUDGET = Knob("demo_budget", 6000, "wordpieces all demonstrations of one prompt may take, packed in order until "
+                   "the next would not fit (the paper: 6,000 for Flan-T5, 8,000 for GPT3)", 0, 16000, 100,
+                   builds_demos=True, origin="IRCoT section 4")
+MAX_DEMOS = Knob("max_demos", 15, "most demonstrations of one prompt (the paper samples 15 of its 20)", 1, 30, 1,
+                 builds_demos=True, origin="IRCoT appendix B")
+M_DISTRACTORS = Knob("m_distractors", 2, "distractors per demonstration (the paper's M)", 1, 3, 1,
+                     builds_demos=True, origin="IRCoT section 3")
+
 # Shared by every method that answers: the answer-form steps of hopkit/additions/.
 YES_NO_CHECK = Knob("yes_no_check", True, "when a yes/no question gets an answer that is neither yes nor no, one "
                     "short call decides yes or no from the reader's reasoning or paragraphs", choices=(True, False),
@@ -60,6 +70,9 @@ KNOBS: dict[str, dict[str, Knob]] = {
     "oner": {
         "k": Knob("k", 8, "paragraphs retrieved with the question as the query (IRCoT tunes 5..15)", 1, 15, 1,
                   origin="IRCoT's OneR baseline"),
+        "demo_budget": DEMO_BUDGET,
+        "max_demos": MAX_DEMOS,
+        "m_distractors": M_DISTRACTORS,
         "paragraph_words": paragraph_words(PARAGRAPH_WORDS, "one budget for OneR and IRCoT"),
         "answer_as_asked": ANSWER_AS_ASKED,
         **ANSWER_STEPS,
@@ -73,8 +86,9 @@ KNOBS: dict[str, dict[str, Knob]] = {
                           origin="IRCoT section 3"),
         "answer_reader": Knob("answer_reader", "cot", "separate reader: cot, direct, or none (answer from the chain)",
                               choices=("cot", "direct", "none"), origin="IRCoT appendix A (CoT reader)"),
-        "m_distractors": Knob("m_distractors", 2, "distractors per demonstration (the paper's M)", 1, 3, 1,
-                              builds_demos=True, origin="IRCoT section 3"),
+        "m_distractors": M_DISTRACTORS,
+        "demo_budget": DEMO_BUDGET,
+        "max_demos": MAX_DEMOS,
         "balance_openings": Knob("balance_openings", True, "demonstrations taken round-robin over their questions' "
                                  "openings, so one template cannot fill the budget (off: the paper's random choice)",
                                  choices=(True, False), builds_demos=True, paper=False, addition=True,
@@ -125,6 +139,12 @@ KNOBS: dict[str, dict[str, Knob]] = {
                            label="repeated queries re-judged",
                            origin="designed on bundled dev (3 of 10 questions spent "
                            "every round on one repeated correction)"),
+        "extra_plan_demo": Knob("extra_plan_demo", True, "a third Chain-of-Query demonstration, a second question's "
+                                "first round beside one first round and one later round; off: the paper's 2 examples",
+                                choices=(True, False), builds_demos=True, paper=False, addition=True,
+                                label="third plan demonstration",
+                                origin="hopkit's demonstrations show both a first round that marks unsolved queries "
+                                "and one that answers from memory"),
         "decompose_retry": Knob("decompose_retry", True, "when the first chain is one node that restates the "
                                 "question, ask once more for a decomposition", choices=(True, False), paper=False,
                                 addition=True, label="decomposition retry", origin=f"{_DEV100} (SearChain traces)"),
@@ -167,6 +187,13 @@ KNOBS: dict[str, dict[str, Knob]] = {
                            label="reasoning-first MPC review", origin="designed on dev100's first 19 ToR traces"),
         "fusion": Knob("fusion", "evidence", "the reader reads the analyses, the paragraphs, or both (evidence)",
                        choices=("analysis", "paragraph", "evidence"), origin="ToR section 3.4"),
+        "order": Knob("order", "depth_first", "depth_first: each child's subtree is searched before its next sibling "
+                      "is reviewed, so repetitive pruning sees the evidence found so far (the paper); layer: a node's "
+                      "children are reviewed together, concurrently, before any is expanded (faster with a server "
+                      "that answers calls in parallel)", choices=("depth_first", "layer"), origin="ToR section 3.1"),
+        "reader_tokens": Knob("reader_tokens", 4096, "wordpieces of evidence (with the question) the reader is given, "
+                              "the pool added in order until the next would not fit; 0: the whole pool",
+                              0, 32768, 1, origin="ToR section 4.1 (maximum length 4,096)"),
         "relevance_pruning": Knob("relevance_pruning", True, "do not expand paragraphs reviewed as irrelevant",
                                   choices=(True, False), origin="ToR section 3.2"),
         "repetitive_pruning": Knob("repetitive_pruning", True, "do not review or expand a retrieved paragraph already "
@@ -186,6 +213,9 @@ KNOBS: dict[str, dict[str, Knob]] = {
                            choices=(True, False), builds_demos=True, paper=False, addition=True,
                            label="fourth review demonstration",
                            origin="designed on dev100's first 19 ToR traces (13 gold comparison paragraphs rejected)"),
+        "shots": Knob("shots", 3, "demonstrations of the missing-paragraph and fusion prompts, as many as the "
+                      "examples allow (the review prompt has its own three)", 1, 5, 1, builds_demos=True,
+                      origin="ToR section 4.1 (3-shot for every prompt)"),
         "check_accept": Knob("check_accept", True, "an accept whose short answer is not in the paragraphs on its path "
                              "(yes/no: fewer than two paragraphs) searches on instead", choices=(True, False),
                              paper=False, addition=True,

@@ -25,7 +25,9 @@ class LMSpec:
     max_tokens: int = 512
     temperature: float = 0.0
     cache: bool = True
-    n_ctx: int = 8192
+    # IRCoT's paper budget puts 6,000 wordpieces of demonstrations before up to 15 whole paragraphs (Qwen2.5 reads
+    # 32k); the KV cache of a 1.5B model at this size is a few hundred MB
+    n_ctx: int = 16384
     timeout: float = 120.0  # seconds a server may take for one call before it counts as failed
     # local packs: evaluate every prompt whole, reusing no earlier call's prefix KV. dspy's cache keys do not hold it:
     # a caller that must not read prefix-reusing answers keeps a cache of its own (scripts/replay_yes_no_check.py)

@@ -29,18 +29,26 @@ class Method:
     build: Callable[..., dspy.Module]
     needs_reader: bool = False
     uses_demos: bool = False
+    # a baseline that reads with IRCoT's few-shot reader as the IRCoT paper's do: demonstrations under the paper
+    # profile (or when the user names a source), zero-shot by default under hopkit's
+    reader_demos_only: bool = False
 
 
 METHODS: dict[str, Method] = {
     m.name: m
     for m in [
-        Method("nor", "no retrieval, direct answer", None, False, lambda r, rd, t, profile="hopkit": NoR("direct")),
+        Method("nor", "no retrieval, direct answer", None, False,
+               lambda r, rd, t, profile="hopkit": NoR("direct", train=t, profile=profile), uses_demos=True,
+               reader_demos_only=True),
         Method("nor-cot", "no retrieval, chain-of-thought answer", None, False,
-               lambda r, rd, t, profile="hopkit": NoR("cot")),
+               lambda r, rd, t, profile="hopkit": NoR("cot", train=t, profile=profile), uses_demos=True,
+               reader_demos_only=True),
         Method("oner", "one retrieval with the question, direct answer", "oner", True,
-               lambda r, rd, t, **kw: OneR(r, reasoning="direct", **kw)),
+               lambda r, rd, t, **kw: OneR(r, reasoning="direct", train=t, **kw), uses_demos=True,
+               reader_demos_only=True),
         Method("oner-cot", "one retrieval with the question, chain-of-thought answer", "oner", True,
-               lambda r, rd, t, **kw: OneR(r, reasoning="cot", **kw)),
+               lambda r, rd, t, **kw: OneR(r, reasoning="cot", train=t, **kw), uses_demos=True,
+               reader_demos_only=True),
         Method("ircot", "IRCoT: interleaved retrieval and reasoning, then a CoT reader", "ircot", True,
                lambda r, rd, t, **kw: _ircot(r, t, **kw), uses_demos=True),
         Method("ircot-direct", "IRCoT with a direct reader", "ircot", True,

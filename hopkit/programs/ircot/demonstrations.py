@@ -2,8 +2,9 @@
 
 Each demonstration shows the question's gold paragraphs mixed with M randomly sampled distractors
 (the paper's M in {1, 2, 3}) and a complete reasoning chain that ends in its answer step
-("So the answer is: ..."). Demonstrations are packed in order until a word budget for all of them
-is spent (the paper packs as many as the model's context allows).
+("So the answer is: ..."). Demonstrations are packed in order until a budget of wordpieces for all of
+them is spent, or ``max_demos`` are in (the paper samples 15 of its 20 and packs as many as fit 6,000 wordpieces
+for Flan-T5, 8,000 for GPT3).
 
 The reasoner's demonstrations show the chain as a continuation: the first shows the whole chain
 from an empty start (the paper's format), the others a few given sentences and the rest of the chain
@@ -12,10 +13,8 @@ middle step.
 
 An addition to the paper's random choice (``balance_openings``, on by default): examples are taken
 round-robin over their questions' openings ("in which country was", "in what year was", ...), so one
-question template cannot fill the budget. With random order, 4 of the 7 bundled:train demonstrations that
-fit asked "In which country was ... born?", and their chains end one hop past the birthplace ("X is a city
-in Y. So the answer is: Y"); on bundled dev the CoT reader then answered the country for 4 "In which city
-was ... born?" questions it had answered right before (docs/results.md, "Regression rows").
+question template cannot fill the budget: on templated data a random pick can show mostly one template whose
+chains end a hop past what a neighbouring template asks, and the reader then answers that hop instead.
 """
 
 from __future__ import annotations
@@ -31,6 +30,7 @@ from hopkit.data.passage import Passage
 from hopkit.errors import InputError
 from hopkit.knobs import PARAGRAPH_WORDS
 from hopkit.programs.ircot.sentences import says_answer
+from hopkit.text.wordpieces import count_wordpieces
 
 
 @dataclass(frozen=True)
@@ -84,8 +84,9 @@ def round_robin_by_opening(examples: list[dspy.Example]) -> list[dspy.Example]:
     return ordered
 
 
-def build_demos(train: Sequence[dspy.Example], corpus: Corpus, m_distractors: int = 2, budget_words: int = 1600,
-                max_words: int = PARAGRAPH_WORDS, seed: int = 0, balance_openings: bool = True) -> DemoSet:
+def build_demos(train: Sequence[dspy.Example], corpus: Corpus, m_distractors: int = 2, budget_wordpieces: int = 6000,
+                max_words: int = PARAGRAPH_WORDS, seed: int = 0, balance_openings: bool = True,
+                max_demos: int = 15) -> DemoSet:
     """Demonstrations from examples that carry a ``chain`` (sentences, or one string) and gold pids."""
     usable = [ex for ex in train if getattr(ex, "chain", None) and getattr(ex, "answers", None)]
     if not usable:
@@ -103,12 +104,14 @@ def build_demos(train: Sequence[dspy.Example], corpus: Corpus, m_distractors: in
     reason, cot, direct = [], [], []
     spent = 0
     for example in usable:
+        if len(reason) >= max_demos:
+            break
         context = demo_paragraphs(example, corpus, m_distractors, rng, max_words)
         chain = complete_chain(example)
-        words = sum(len(c.split()) for c in context) + len(" ".join(chain).split()) + len(example.question.split())
-        if spent + words > budget_words and reason:
+        pieces = count_wordpieces("\n".join([*context, example.question, " ".join(chain)]))
+        if spent + pieces > budget_wordpieces and reason:
             break
-        spent += words
+        spent += pieces
         given = 0 if not reason else rng.randrange(len(chain))  # the first demonstration starts from nothing
         reason.append(dspy.Example(context=context, question=example.question,
                                    reasoning_so_far=" ".join(chain[:given]), continuation=" ".join(chain[given:])))

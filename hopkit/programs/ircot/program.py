@@ -76,7 +76,8 @@ class IRCoT(dspy.Module):
 
     def __init__(self, retriever: Retriever, k: int | None = None, cap: int | None = None,
                  max_steps: int | None = None, answer_reader: ReaderMode | None = None,
-                 m_distractors: int | None = None, balance_openings: bool | None = None,
+                 m_distractors: int | None = None, demo_budget: int | None = None, max_demos: int | None = None,
+                 balance_openings: bool | None = None,
                  skip_restated: bool | None = None, stop_on_repeat: bool | None = None,
                  step_tokens: int | None = None, paragraph_words: int | None = None,
                  answer_as_asked: bool | None = None,
@@ -86,6 +87,7 @@ class IRCoT(dspy.Module):
         super().__init__()
         knobs = resolve("ircot", profile, dict(
             k=k, cap=cap, max_steps=max_steps, answer_reader=answer_reader, m_distractors=m_distractors,
+            demo_budget=demo_budget, max_demos=max_demos,
             balance_openings=balance_openings, skip_restated=skip_restated, stop_on_repeat=stop_on_repeat,
             step_tokens=step_tokens, paragraph_words=paragraph_words, answer_as_asked=answer_as_asked,
             yes_no_check=yes_no_check,
@@ -105,6 +107,7 @@ class IRCoT(dspy.Module):
         self.read_direct = dspy.Predict(with_answer_as_asked(ContextAnswer, knobs["answer_as_asked"]))
         if train is not None:
             demos = build_demos(train.examples, train.corpus, m_distractors=knobs["m_distractors"],
+                                budget_wordpieces=knobs["demo_budget"], max_demos=knobs["max_demos"],
                                 balance_openings=knobs["balance_openings"], max_words=self.max_words)
         if demos is not None:
             self.reason.demos, self.read_cot.demos, self.read_direct.demos = (

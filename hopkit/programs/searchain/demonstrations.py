@@ -29,10 +29,17 @@ from hopkit.signatures.searchain import QueryNode
 
 
 def build_chain_demos(train: Sequence[dspy.Example], corpus: Corpus, max_words: int = 80,
-                      write_query: dspy.Predict | None = None) -> list[dspy.Example]:
+                      write_query: dspy.Predict | None = None, extra_demo: bool = True) -> list[dspy.Example]:
+    """The three demonstrations; without ``extra_demo`` (knob ``extra_plan_demo``) the paper's two: the first of the
+    first rounds and the later round."""
     if not any(getattr(ex, "hop_queries", None) for ex in train):
-        return _fact_demos(train, corpus, max_words, write_query or query_writer())
-    return _hop_demos(train, corpus, max_words)
+        demos = _fact_demos(train, corpus, max_words, write_query or query_writer())
+    else:
+        demos = _hop_demos(train, corpus, max_words)
+    if extra_demo or len(demos) < 3:
+        return demos
+    later = [demo for demo in demos if demo.feedback]
+    return [demos[0], *later[-1:]] if later else demos[:2]
 
 
 def _hop_demos(train: Sequence[dspy.Example], corpus: Corpus, max_words: int) -> list[dspy.Example]:

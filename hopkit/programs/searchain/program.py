@@ -76,7 +76,7 @@ class SearChain(dspy.Module):
                  no_answer: str | None = None, short_form: bool | None = None, paragraph_words: int | None = None,
                  yes_no_check: bool | None = None, restatement: bool | None = None, option_check: bool | None = None,
                  date_comparison: bool | None = None, answer_as_asked: bool | None = None,
-                 plan_tokens: int | None = None, profile: Profile = "hopkit",
+                 plan_tokens: int | None = None, extra_plan_demo: bool | None = None, profile: Profile = "hopkit",
                  use_ir: bool = True, verify: bool = True, complete: bool = True, train: Dataset | None = None,
                  demos: list[dspy.Example] | None = None) -> None:
         super().__init__()
@@ -85,7 +85,8 @@ class SearChain(dspy.Module):
             answer_from=answer_from, duplicates=duplicates, decompose_retry=decompose_retry, no_answer=no_answer,
             short_form=short_form, paragraph_words=paragraph_words, yes_no_check=yes_no_check,
             restatement=restatement, option_check=option_check, date_comparison=date_comparison,
-            answer_as_asked=answer_as_asked, plan_tokens=plan_tokens), owner="SearChain")
+            answer_as_asked=answer_as_asked, plan_tokens=plan_tokens, extra_plan_demo=extra_plan_demo),
+            owner="SearChain")
         if use_ir and (retriever is None or reader is None):
             raise InputError("SearChain with IR needs a retriever and a reader (use_ir=False runs without)")
         if demos is not None and train is not None:
@@ -107,7 +108,7 @@ class SearChain(dspy.Module):
         self.trace_answer = dspy.Predict(
             with_answer_form_field(TraceWithReferences, "answer", knobs["answer_as_asked"]))
         if train is not None:
-            demos = build_chain_demos(train.examples, train.corpus)
+            demos = build_chain_demos(train.examples, train.corpus, extra_demo=knobs["extra_plan_demo"])
         if demos:
             self.plan.demos = list(demos)
 

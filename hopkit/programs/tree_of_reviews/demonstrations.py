@@ -5,11 +5,11 @@ a bridge question's first paragraph (relevant, one hop short: search with a quer
 fact), a comparison question with both paragraphs (sufficient: accept, with the reasoning and the
 answer), a paragraph the bridge question does not need (reject), and the comparison question with
 only its first paragraph (relevant, one side short: search for the other side). The fourth is ours
-(knob ``extra_demo``; the paper's 3 shots without it): on the first 19 dev100 questions the 1.5B rejected
-13 gold paragraphs of comparison questions as "not enough to answer", and accepted 22 single paragraphs of
-either-or questions. A dataset with no comparison questions (MuSiQue) shows its accept on a second bridge
-question and has no fourth. Plus a missing paragraph written for the bridge question and fusion
-demonstrations for each fusion mode. Examples with hop
+(knob ``extra_demo``; the paper's 3 shots without it): a small reviewer tends to reject one side of a comparison as
+"not enough to answer" and to accept one paragraph of an either-or question (docs/design/additions.md). A dataset
+with no comparison questions (MuSiQue) shows its accept on a second bridge question and has no fourth. Plus
+missing paragraphs written for bridge questions and fusion demonstrations for each fusion mode, ``shots`` of each
+(the paper's 3, as many as the examples allow). Examples with hop
 queries (bundled) use them; examples with only a chain of thought (IRCoT's files, through
 ``--demos-from``) get LM-written queries per fact (programs/searchain/chain_facts.py).
 """
@@ -56,9 +56,11 @@ class _Case:
 
 
 def build_review_demos(train: Sequence[dspy.Example], corpus: Corpus, max_words: int = 80,
-                       write_query: dspy.Predict | None = None, extra_demo: bool = True) -> ReviewDemos:
+                       write_query: dspy.Predict | None = None, extra_demo: bool = True,
+                       shots: int = 1) -> ReviewDemos:
     """The review, missing-paragraph and fusion demonstrations; ``extra_demo`` (knob) adds the fourth review
-    (a comparison with one side only) to the paper's three shots."""
+    (a comparison with one side only) to the paper's three shots; ``shots`` (knob) is how many the missing-paragraph
+    and fusion prompts get (the paper: 3), as many as the examples allow."""
     writer = write_query if write_query is not None or any(getattr(e, "hop_queries", None) for e in train) \
         else query_writer()
     bridge = _pick(train, corpus, writer, comparison=False)
@@ -111,26 +113,55 @@ def build_review_demos(train: Sequence[dspy.Example], corpus: Corpus, max_words:
                                  relevant=c.relevant, sufficiency_thought=c.reasoning, sufficient=c.sufficient,
                                  next_thought=c.next_step, output=c.output, answer=c.answer).with_inputs(*inputs)
                     for c in cases]
-    missing = [dspy.Example(question=b_ex.question, references=[b1], missing_information=b_nodes[1].node.answer_text,
-                            answer=b_ex.answers[0]).with_inputs("question", "references")]
-    response = f"{c_facts} The answer is {c_answer}."
-    fusion = {
-        "analysis": [dspy.Example(assertions=[cases[1].output], question=c_ex.question, response=response,
-                                  answer=c_answer).with_inputs("assertions", "question")],
-        "paragraph": [dspy.Example(paragraphs=[c1, c2], question=c_ex.question, response=response,
-                                   answer=c_answer).with_inputs("paragraphs", "question")],
-        "evidence": [dspy.Example(evidence=[f"Assertion: {cases[1].output}\nParagraphs:\n{c1}\n{c2}"],
-                                  question=c_ex.question, response=response, answer=c_answer
-                                  ).with_inputs("evidence", "question")],
-    }
+    bridges, accepts = [bridge], [comparison]
+    taken = {b_ex.qid, c_ex.qid}
+    for pool, wants_comparison in ((bridges, False), (accepts, compares)):
+        while len(pool) < shots:
+            more = _pick(train, corpus, writer, comparison=wants_comparison, avoid=taken)
+            if more is None:
+                break
+            pool.append(more)
+            taken.add(more[0].qid)
+    missing = [_missing_demo(example, nodes, max_words) for example, nodes in bridges]
+    fusion: dict[str, list[dspy.Example]] = {"analysis": [], "paragraph": [], "evidence": []}
+    for example, nodes in accepts:
+        for mode, demo in _fusion_demos(example, nodes, max_words).items():
+            fusion[mode].append(demo)
     return ReviewDemos(review, step_by_step, missing, reasoned, fusion)
 
 
+def _missing_demo(example: dspy.Example, nodes: list[FactNode], max_words: int) -> dspy.Example:
+    """A bridge question's first paragraph, and the paragraph that would complete it written out."""
+    return dspy.Example(question=example.question, references=[nodes[0].paragraph.as_context(max_words)],
+                        missing_information=nodes[1].node.answer_text,
+                        answer=example.answers[0]).with_inputs("question", "references")
+
+
+def _fusion_demos(example: dspy.Example, nodes: list[FactNode], max_words: int) -> dict[str, dspy.Example]:
+    """An accepted question's fusion, in each fusion mode's fields."""
+    first, second = (f.paragraph.as_context(max_words) for f in nodes)
+    facts = " ".join(f.node.answer_text for f in nodes)
+    answer = example.answers[0]
+    assertion = f"{facts} So the answer is {answer}."
+    response = f"{facts} The answer is {answer}."
+    return {
+        "analysis": dspy.Example(assertions=[assertion], question=example.question, response=response,
+                                 answer=answer).with_inputs("assertions", "question"),
+        "paragraph": dspy.Example(paragraphs=[first, second], question=example.question, response=response,
+                                  answer=answer).with_inputs("paragraphs", "question"),
+        "evidence": dspy.Example(evidence=[f"Assertion: {assertion}\nParagraphs:\n{first}\n{second}"],
+                                 question=example.question, response=response, answer=answer
+                                 ).with_inputs("evidence", "question"),
+    }
+
+
 def _pick(train: Sequence[dspy.Example], corpus: Corpus, writer: dspy.Predict | None, comparison: bool,
-          avoid: tuple | None = None) -> tuple[dspy.Example, list[FactNode]] | None:
-    """The first two-fact example of the wanted kind whose two facts have two distinct known paragraphs."""
+          avoid: tuple | set | None = None) -> tuple[dspy.Example, list[FactNode]] | None:
+    """The first two-fact example of the wanted kind whose two facts have two distinct known paragraphs (``avoid``:
+    an earlier pick, or the qids of several)."""
+    skipped = {avoid[0].qid} if isinstance(avoid, tuple) else set(avoid or ())
     for example in train:
-        if avoid is not None and example.qid == avoid[0].qid:
+        if example.qid in skipped:
             continue
         is_comparison = _compares(example)
         if is_comparison != comparison or not example.answers:

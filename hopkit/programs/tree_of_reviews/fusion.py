@@ -18,10 +18,26 @@ from hopkit.signatures.tree_of_reviews import AnswerFromAnalyses, AnswerFromEvid
 Fusion = Literal["analysis", "paragraph", "evidence"]
 
 
+def within_limit(items: list[str], limit: int, question: str = "") -> list[str]:
+    """The items in order while they fit ``limit`` wordpieces with the question (0: no limit): the paper adds as
+    much evidence from the pool as its reader's 4,096 tokens hold."""
+    if not limit:
+        return items
+    from hopkit.text.wordpieces import count_wordpieces
+
+    spent, kept = count_wordpieces(question), []
+    for item in items:
+        spent += count_wordpieces(item)
+        if spent > limit and kept:
+            break
+        kept.append(item)
+    return kept
+
+
 class EvidenceFusion(dspy.Module):
-    def __init__(self, mode: Fusion, max_words: int) -> None:
+    def __init__(self, mode: Fusion, max_words: int, reader_tokens: int = 0) -> None:
         super().__init__()
-        self.mode, self.max_words = mode, max_words
+        self.mode, self.max_words, self.reader_tokens = mode, max_words, reader_tokens
         self.from_analyses = dspy.Predict(AnswerFromAnalyses)
         self.from_paragraphs = dspy.Predict(AnswerFromParagraphs)
         self.from_evidence = dspy.Predict(AnswerFromEvidence)
@@ -32,24 +48,29 @@ class EvidenceFusion(dspy.Module):
                            ("evidence", self.from_evidence)):
             step.demos = list(demos.get(mode, []))
 
-    def inputs(self, pool: Sequence[Evidence], passages: dict[str, Passage]) -> dict[str, list[str]]:
-        """What the reader sees for this mode (exposed so tests can pin the selection)."""
+    def inputs(self, pool: Sequence[Evidence], passages: dict[str, Passage], question: str = "") -> dict[str, list[str]]:
+        """What the reader sees for this mode, the pool in order up to the reader's limit (exposed so tests can pin
+        the selection)."""
         if self.mode == "analysis":
-            return {"assertions": [e.analysis for e in pool if e.analysis]}
-        if self.mode == "paragraph":
+            items = {"assertions": [e.analysis for e in pool if e.analysis]}
+        elif self.mode == "paragraph":
             pids = dict.fromkeys(pid for e in pool for pid in e.pids)
-            return {"paragraphs": [passages[pid].as_context(self.max_words) for pid in pids]}
-        return {"evidence": [f"Assertion: {e.analysis}\nParagraphs:\n"
-                             + "\n".join(passages[pid].as_context(self.max_words) for pid in e.pids) for e in pool]}
+            items = {"paragraphs": [passages[pid].as_context(self.max_words) for pid in pids]}
+        else:
+            items = {"evidence": [f"Assertion: {e.analysis}\nParagraphs:\n"
+                                  + "\n".join(passages[pid].as_context(self.max_words) for pid in e.pids)
+                                  for e in pool]}
+        return {name: within_limit(values, self.reader_tokens, question) for name, values in items.items()}
 
     def forward(self, question: str, pool: Sequence[Evidence], passages: dict[str, Passage]) -> dspy.Prediction:
-        fields = self.inputs(pool, passages)
+        fields = self.inputs(pool, passages, question)
         step = {"analysis": self.from_analyses, "paragraph": self.from_paragraphs, "evidence": self.from_evidence}[self.mode]
         return step(question=question, **fields)
 
     def paragraphs_only(self, question: str, paragraphs: list[Passage]) -> dspy.Prediction:
         """The reader when the pool is empty: paragraph-based over what the search found relevant."""
-        return self.from_paragraphs(question=question, paragraphs=[p.as_context(self.max_words) for p in paragraphs])
+        shown = within_limit([p.as_context(self.max_words) for p in paragraphs], self.reader_tokens, question)
+        return self.from_paragraphs(question=question, paragraphs=shown)
 
 
 RERANK_DEPTH = 100  # how deep the retriever ranks the corpus for the response

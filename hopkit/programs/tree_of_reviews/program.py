@@ -4,7 +4,8 @@ The root is the question; each retrieved paragraph becomes a child node, reviewe
 paragraphs on its path. A review rejects (irrelevant: stop), searches (relevant, not sufficient: a
 new query, whose paragraphs become the node's children) or accepts (sufficient: the path and a brief
 analysis join the evidence pool). Depth-first, until every path is accepted, rejected or at the
-maximum depth; then a reader fuses the pool. Sibling reviews run concurrently in bounded threads.
+maximum depth; then a reader fuses the pool, as much of it as the reader's input limit holds. With
+``order=layer`` a node's children are reviewed together (concurrently, in bounded threads) before any is expanded.
 
 Reviews: Direct expansion uses the paper's review without thoughts (Table 8), CoT expansion its
 step-by-step review (Table 7), and MPC the review without thoughts with the missing-paragraph step (Table
@@ -69,8 +70,8 @@ class TreeOfReviews(dspy.Module):
                  width_2: int | None = None, width_3: int | None = None, width_4: int | None = None,
                  expansion: Expansion | None = None, mpc_review: str | None = None, fusion: Fusion | None = None,
                  relevance_pruning: bool | None = None, repetitive_pruning: bool | None = None,
-                 budget: int | None = None, query_fallback: bool | None = None, extra_demo: bool | None = None,
-                 check_accept: bool | None = None, check_reject: bool | None = None, rerank: str | None = None,
+                 order: str | None = None, reader_tokens: int | None = None, budget: int | None = None, query_fallback: bool | None = None, extra_demo: bool | None = None,
+                 shots: int | None = None, check_accept: bool | None = None, check_reject: bool | None = None, rerank: str | None = None,
                  mpc_query: str | None = None, paragraph_words: int | None = None, yes_no_check: bool | None = None,
                  restatement: bool | None = None, option_check: bool | None = None,
                  date_comparison: bool | None = None, profile: Profile = "hopkit", single_path: bool = False,
@@ -80,8 +81,8 @@ class TreeOfReviews(dspy.Module):
         knobs = resolve("tor", profile, dict(
             depth=depth, width_1=width_1, width_2=width_2, width_3=width_3, width_4=width_4, expansion=expansion,
             mpc_review=mpc_review, fusion=fusion, relevance_pruning=relevance_pruning,
-            repetitive_pruning=repetitive_pruning, budget=budget, query_fallback=query_fallback,
-            extra_demo=extra_demo, check_accept=check_accept, check_reject=check_reject, rerank=rerank,
+            repetitive_pruning=repetitive_pruning, order=order, reader_tokens=reader_tokens, budget=budget, query_fallback=query_fallback,
+            extra_demo=extra_demo, shots=shots, check_accept=check_accept, check_reject=check_reject, rerank=rerank,
             mpc_query=mpc_query, paragraph_words=paragraph_words, yes_no_check=yes_no_check,
             restatement=restatement, option_check=option_check, date_comparison=date_comparison),
             owner="CoR" if single_path else "TreeOfReviews")
@@ -101,10 +102,11 @@ class TreeOfReviews(dspy.Module):
         self.review_step = dspy.Predict(_review_signature(self.expansion, self.mpc_review))
         self.complete_missing = dspy.Predict(CompleteMissingParagraph)
         self.write_query = dspy.Predict(WriteSearchQuery)
-        self.fuse = EvidenceFusion(self.fusion_mode, max_words)
+        self.order = knobs["order"]
+        self.fuse = EvidenceFusion(self.fusion_mode, max_words, knobs["reader_tokens"])
         if train is not None:
             demos = build_review_demos(train.examples, train.corpus, max_words=max_words,
-                                       extra_demo=knobs["extra_demo"])
+                                       extra_demo=knobs["extra_demo"], shots=knobs["shots"])
         if demos is not None:
             self.review_step.demos = list(demos.for_expansion(self.expansion, self.mpc_review))
             self.complete_missing.demos = list(demos.missing)
@@ -119,34 +121,58 @@ class TreeOfReviews(dspy.Module):
                 self._chain(state)
             else:
                 first = self._children(state, question, depth=1, parent=None)
-                self._visit(state, first, pool)
+                if self.order == "depth_first":
+                    self._search(state, first)
+                else:
+                    self._visit_layer(state, first, pool)
         return self._answer(state)
 
-    def _visit(self, state: SearchState, siblings: list[ReviewNode], pool: ThreadPoolExecutor) -> None:
-        """Review one layer of siblings concurrently, then go depth-first into each in order."""
-        live = []
+    def _search(self, state: SearchState, siblings: list[ReviewNode]) -> None:
+        """The paper's depth-first search: a node is reviewed, and its subtree searched, before its next sibling is
+        reviewed, so repetitive pruning sees every piece of evidence found so far."""
         for node in siblings:
-            if self.repetitive_pruning and node.pid in state.pool_pids():
-                node.status = PRUNED_REPETITIVE
-            elif not self._take_budget(state):
-                node.status = SKIPPED_BUDGET
-            else:
-                live.append(node)
+            if self._admit(state, node):
+                self._record(state, node, self._review_path(state, node))
+                children = self._after_review(state, node)
+                if children:
+                    self._search(state, children)
+
+    def _visit_layer(self, state: SearchState, siblings: list[ReviewNode], pool: ThreadPoolExecutor) -> None:
+        """``order=layer``: review one layer of siblings concurrently, then go into each in order."""
+        live = [node for node in siblings if self._admit(state, node)]
         futures = [pool.submit(contextvars.copy_context().run, self._review_path, state, node) for node in live]
         for node, future in zip(live, futures):
             self._record(state, node, future.result())
         for node in live:
-            if node.action == ACCEPT:
-                state.pool.append(Evidence(list(node.path), node.output, node.id))
-                continue
-            expand = node.action == SEARCH or (node.action == REJECT and not self.relevance_pruning)
-            if not expand or node.depth >= self.depth:
-                continue
-            query = self._next_query(state, node)
-            if query is None:
-                continue
-            node.next_query = query
-            self._visit(state, self._children(state, query, node.depth + 1, node), pool)
+            children = self._after_review(state, node)
+            if children:
+                self._visit_layer(state, children, pool)
+
+    def _admit(self, state: SearchState, node: ReviewNode) -> bool:
+        """Whether the node is reviewed: not when repetitive pruning finds its paragraph in the pool already, nor
+        once the LM-call budget is spent."""
+        if self.repetitive_pruning and node.pid in state.pool_pids():
+            node.status = PRUNED_REPETITIVE
+            return False
+        if not self._take_budget(state):
+            node.status = SKIPPED_BUDGET
+            return False
+        return True
+
+    def _after_review(self, state: SearchState, node: ReviewNode) -> list[ReviewNode]:
+        """An accept joins the pool; a search (or, without relevance pruning, a reject) above the maximum depth
+        gets its next query and the paragraphs it retrieves, the node's children."""
+        if node.action == ACCEPT:
+            state.pool.append(Evidence(list(node.path), node.output, node.id))
+            return []
+        expand = node.action == SEARCH or (node.action == REJECT and not self.relevance_pruning)
+        if not expand or node.depth >= self.depth:
+            return []
+        query = self._next_query(state, node)
+        if query is None:
+            return []
+        node.next_query = query
+        return self._children(state, query, node.depth + 1, node)
 
     def _chain(self, state: SearchState) -> None:
         """CoR: one path; every retrieval adds its paragraphs to the same path, reviewed as a whole."""
@@ -306,6 +332,7 @@ class TreeOfReviews(dspy.Module):
                  "stands_in": stand_ins("tor", self.profile), "depth": self.depth,
                  "widths": self.widths[: self.depth], "expansion": self.expansion, "fusion": self.fusion_mode,
                  "relevance_pruning": self.relevance_pruning, "repetitive_pruning": self.repetitive_pruning,
+                 "order": self.order, "reader_tokens": self.fuse.reader_tokens,
                  "budget": self.budget, "stopped_by_budget": state.stopped_by_budget,
                  "check_accept": self.check_accept, "check_reject": self.check_reject, "rerank": self.rerank,
                  "mpc_query": self.mpc_query, "mpc_review": self.mpc_review, "query_fallback": self.query_fallback,
