@@ -70,6 +70,9 @@ class OptimizeRequest:
     progress: bool = True
     heartbeat_s: int = 60
     grace_s: int = 180
+    # a paper's grid (hopkit/reproduce/grids.py): GridSampler over exactly these values, every point tried once, and
+    # no separate paper's trial (the grid holds the settings the paper chose among)
+    grid: dict[str, list[Any]] | None = None
 
 
 @dataclass
@@ -104,7 +107,8 @@ def optimize(request: OptimizeRequest, retriever: Retriever | None, reader: Read
     if request.choose not in CHOICE_RULES:
         raise ValueError(f"unknown choice rule {request.choose!r}; use {' or '.join(CHOICE_RULES)}")
     start = time.perf_counter()
-    space = search_space(request.method, request.params, request.fixed, compiled_demos=request.demos != "none")
+    space = search_space(request.method, list(request.grid) if request.grid else request.params, request.fixed,
+                         compiled_demos=request.demos != "none")
     defaults = profile_defaults(space, request.profile, reader)
 
     def base(knobs: dict[str, Any]) -> dspy.Module:
@@ -130,15 +134,16 @@ def optimize(request: OptimizeRequest, retriever: Retriever | None, reader: Read
         raise ValueError(f"unknown cost objective {unknown}; use {', '.join(COST_OBJECTIVES)}")
     study = open_study(request.study_name, request.storage, directions, seed=request.seed,
                        heartbeat_s=request.heartbeat_s, grace_s=request.grace_s,
-                       prune_startup=request.prune_startup, pruner=request.pruner)
-    enqueue_paper_defaults(study, defaults)
+                       prune_startup=request.prune_startup, pruner=request.pruner, grid=request.grid)
+    if not request.grid:
+        enqueue_paper_defaults(study, defaults)
     objective = Objective(build, space, request.dev, request.metric, request.folder / "settings",
                           objectives=request.objectives, threads=request.threads, slices=request.slices,
                           progress=request.progress, demos_key=state_fingerprint(state) if state else None,
                           max_calls_per_question=request.max_calls_per_question, reference=defaults)
     say(f"study {request.study_name}: {request.trials} trials over {', '.join(space)} on {len(request.dev)} dev "
         f"questions ({request.storage})")
-    settings = run_trials(study, objective, request.trials)
+    settings = run_trials(study, objective, grid_points(request.grid) if request.grid else request.trials)
     capped = capped_trials(study)
     for stopped in capped:
         say(f"trial {stopped['number']} stopped over the cap of {request.max_calls_per_question:g} LM calls a "
@@ -207,6 +212,13 @@ def optimize(request: OptimizeRequest, retriever: Retriever | None, reader: Read
                             choice=choice, capped=capped)
     write_summary(request, result, best.number, default_trial.number if default_trial else None)
     return result
+
+
+def grid_points(grid: dict[str, list[Any]]) -> int:
+    points = 1
+    for values in grid.values():
+        points *= len(values)
+    return points
 
 
 def check_budget(trials: int, demos: str, demo_threshold: float) -> None:

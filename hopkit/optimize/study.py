@@ -54,11 +54,15 @@ def make_pruner(kind: str, prune_startup: int = 3) -> optuna.pruners.BasePruner:
 
 def open_study(name: str, storage_url: str, directions: Sequence[str], seed: int = 0,
                heartbeat_s: int = 60, grace_s: int = 180, prune_startup: int = 3,
-               pruner: str = "median") -> optuna.Study:
-    """The pruner is not stored with the study, so it may differ between runs of one study."""
+               pruner: str = "median", grid: dict[str, list[Any]] | None = None) -> optuna.Study:
+    """The pruner is not stored with the study, so it may differ between runs of one study. ``grid``: optuna's
+    GridSampler over those values (a paper's grid, ``hopkit reproduce``) instead of TPE; it keeps which points
+    are done in the storage, so a resumed study goes on with the rest."""
     storage = rdb_storage(storage_url, heartbeat_s, grace_s)
+    sampler = (optuna.samplers.GridSampler(grid, seed=seed) if grid
+               else TrialSeededTPESampler(seed=seed, multivariate=True))
     return optuna.create_study(study_name=name, storage=storage, load_if_exists=True, directions=list(directions),
-                               sampler=TrialSeededTPESampler(seed=seed, multivariate=True),
+                               sampler=sampler,
                                pruner=make_pruner(pruner, prune_startup))
 
 

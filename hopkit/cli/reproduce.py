@@ -1,0 +1,120 @@
+"""``hopkit reproduce METHOD --tune SPEC --test SPEC``: a method as its paper ran it (hopkit/reproduce/), and
+``hopkit reproduce-table FOLDER ...``: the papers' table over the studies it wrote."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from hopkit.cli.components import (
+    add_lm_flags,
+    add_retrieval_flags,
+    configure_lm,
+    load_dataset,
+    load_retriever,
+    retriever_choice,
+)
+from hopkit.paths import runs_dir, slug
+
+
+def add_parsers(verbs: argparse._SubParsersAction) -> None:
+    parser = verbs.add_parser("reproduce", help="a method as its paper ran it: the paper's grid tuned on a tune split, "
+                                                "the chosen setting scored once on a test split")
+    parser.add_argument("method", help="oner, ircot, searchain, tor, ... (hopkit knobs METHOD lists its knobs)")
+    parser.add_argument("--tune", default=None, metavar="SPEC[A-B]",
+                        help="the split the grid is tuned on, e.g. 'hotpotqa-distractor:validation@test500.jsonl[1-100]'"
+                             " (methods whose paper fixes its setting need none)")
+    parser.add_argument("--test", required=True, metavar="SPEC[A-B]", help="the split the chosen setting is scored on "
+                        "once; sharing a question with --tune is refused")
+    parser.add_argument("--grid", default="paper", choices=["paper", "wide"],
+                        help="paper: IRCoT's K x reader with M fixed, OneR's K; wide: IRCoT's M in {1, 2, 3} too")
+    parser.add_argument("--pruner", default="none", choices=["none", "median", "halving"],
+                        help="none (default): every grid point answers every tune question, as the paper")
+    parser.add_argument("--prompt-sets", type=int, default=1, metavar="N",
+                        help="repeat with N samples of the demonstrations and report mean and deviation (IRCoT: 3)")
+    parser.add_argument("--out", type=Path, default=None, help="study folder (default runs/reproduce/METHOD-DATASET)")
+    parser.add_argument("--threads", type=int, default=1)
+    parser.add_argument("--quiet", action="store_true")
+    add_lm_flags(parser)
+    add_retrieval_flags(parser)
+    parser.set_defaults(run=cmd_reproduce)
+
+    table = verbs.add_parser("reproduce-table", help="the papers' table (methods by datasets, paired differences "
+                                                     "against OneR, the papers' own numbers) over reproduce folders")
+    table.add_argument("folders", nargs="+", type=Path, help="folders hopkit reproduce wrote, or folders holding them")
+    table.add_argument("--samples", type=int, default=10_000, help="bootstrap samples of each paired interval")
+    table.set_defaults(run=cmd_reproduce_table)
+
+
+def cmd_reproduce(args: argparse.Namespace) -> None:
+    from hopkit.cli.demos import load_demonstrations
+    from hopkit.optimize.splits import split_spec
+    from hopkit.programs.registry import get_method
+    from hopkit.reader.loading import open_reader
+    from hopkit.reproduce import ReproduceRequest, paper_grid, reproduce
+
+    method = get_method(args.method)
+    paper_grid(args.method, args.grid == "wide")  # a grid outside a knob's range fails before anything loads
+    test_spec = split_spec(args.test)[0]
+    train, demos_from = (load_demonstrations(args.demos_from, load_dataset(test_spec).name, args.method, "paper")
+                         if method.uses_demos else (None, "none"))
+    folder = args.out or runs_dir() / "reproduce" / slug(f"{args.method}-{test_spec}")
+    reader = open_reader(args.reader) if method.needs_reader else None
+    configure_lm(args)
+    record = {"lm": args.lm, "retriever": args.retriever, "reader": args.reader if method.needs_reader else None,
+              "demos_from": demos_from, "max_tokens": args.max_tokens}
+    request = ReproduceRequest(method=args.method, test=args.test, folder=folder, tune=args.tune,
+                               wide=args.grid == "wide", pruner=args.pruner, prompt_sets=args.prompt_sets,
+                               threads=args.threads, progress=not args.quiet, record=record)
+
+    def retriever_for(dataset):
+        retriever = load_retriever(args, dataset)
+        record.update(retriever_choice(args))  # what --retriever auto chose, in reproduce.json and the test log
+        return retriever
+
+    results = reproduce(request, load_dataset, retriever_for, reader, train)
+    for result in results:
+        scores = " ".join(f"{name} {100 * value:.1f}" for name, value in result.test_metrics.items())
+        print(f"prompt set {result.prompt_set}: {result.chosen or 'paper setting'} -> test {scores} "
+              f"({result.test_cost.get('lm_calls', 0):.1f} LM calls a question)")
+    print(f"study: {folder} (hopkit reproduce-table {folder})")
+
+
+def cmd_reproduce_table(args: argparse.Namespace) -> None:
+    from hopkit.reproduce.table import read_studies, reproduce_table
+
+    print(reproduce_table(read_studies(args.folders), samples=args.samples))
+
+
+def add_bench_parser(verbs: argparse._SubParsersAction) -> None:
+    parser = verbs.add_parser("bench-demos", help="what few-shot prompts cost on the offline LM: IRCoT zero-shot "
+                                                  "and few-shot, prompt tokens evaluated and seconds a question")
+    parser.add_argument("--dataset", required=True, help="e.g. 'ircot:dev100.jsonl' (a BM25 index is built if missing)")
+    parser.add_argument("--demos-from", required=True, help="the few-shot modes' demonstrations, e.g. "
+                                                           "ircot-demos:/path/hotpotqa.txt")
+    parser.add_argument("--n", type=int, default=10)
+    parser.add_argument("--lm", default="local:qwen1.5b")
+    parser.add_argument("--method", default="ircot")
+    parser.add_argument("--profile", default="paper", choices=["paper", "hopkit"])
+    parser.add_argument("--modes", default="zero-shot,few-shot",
+                        help="comma list of zero-shot, few-shot, few-shot-no-reuse")
+    parser.add_argument("--out", type=Path, default=None, help="JSON of finished modes; a rerun skips them")
+    parser.set_defaults(run=cmd_bench_demos)
+
+
+def cmd_bench_demos(args: argparse.Namespace) -> None:
+    from hopkit.errors import InputError
+    from hopkit.evaluation.demo_prefix_bench import MODES, BenchRequest, bench, format_bench
+
+    modes = [m.strip() for m in args.modes.split(",") if m.strip()]
+    unknown = [m for m in modes if m not in MODES]
+    if unknown or not modes:
+        raise InputError(f"--modes takes {', '.join(MODES)}; got {args.modes!r}")
+    if args.n < 1:
+        raise InputError("--n must be at least 1")
+    request = BenchRequest(args.dataset, args.demos_from, args.n, args.lm, args.profile, args.method)
+    try:
+        results = bench(request, modes, args.out)
+    except RuntimeError as error:
+        raise InputError(str(error)) from None
+    print(format_bench(results))

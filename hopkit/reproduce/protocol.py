@@ -1,0 +1,164 @@
+"""``hopkit reproduce``: a method as its paper ran it. Tune on the paper's grid on a tune split (optuna's
+GridSampler through the optimizer, hopkit/optimize/runner.py), pick by the tune split's F1, score the chosen setting
+once on a test split that shares no question with it, and record both in the study folder's ``reproduce.json``.
+
+Every setting runs the ``paper`` profile (every hopkit addition off) with the paper's few-shot demonstrations.
+``prompt_sets`` > 1 repeats the protocol with other samples of the demonstrations, as the IRCoT paper averages
+three; each set has its own tune study and test log.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from hopkit.data.examples import Dataset
+from hopkit.errors import InputError
+from hopkit.evaluation.harness import evaluate
+from hopkit.evaluation.metrics import get_metric
+from hopkit.evaluation.run_log import RunLog
+from hopkit.optimize.splits import load_splits
+from hopkit.programs.registry import build_program, get_method
+from hopkit.reproduce.grids import paper_grid
+
+TEST_METRICS = ("em", "f1", "cover_em", "recall@15")
+PROFILE = "paper"
+
+
+@dataclass(frozen=True)
+class ReproduceRequest:
+    method: str
+    test: str  # a dataset spec with an optional question range, SPEC[A-B] (hopkit/optimize/splits.py)
+    folder: Path
+    tune: str | None = None  # needed where the paper tunes (a grid); refused to overlap test
+    wide: bool = False  # IRCoT: M in {1, 2, 3} too
+    pruner: str = "none"  # the paper tries every grid point; median or halving stop hopeless ones early
+    metric: str = "f1"  # what the tune split picks by
+    prompt_sets: int = 1
+    threads: int = 1
+    progress: bool = True
+    record: dict[str, Any] = field(default_factory=dict)  # what the caller ran on (LM, retriever, demonstrations)
+
+
+@dataclass
+class PromptSetResult:
+    prompt_set: int
+    chosen: dict[str, Any]
+    tune_score: float | None
+    test_log: str  # relative to the study folder
+    test_metrics: dict[str, float]
+    test_cost: dict[str, float]
+    tune_settings: dict[str, float] = field(default_factory=dict)  # setting -> tune score
+
+
+def reproduce(request: ReproduceRequest, load: Callable[[str], Dataset], retriever_for: Callable[[Dataset], Any],
+              reader: Any, train: Dataset | None, say: Callable[[str], None] = print) -> list[PromptSetResult]:
+    """Run the protocol; ``retriever_for`` opens the retriever over a split's corpus (the tune and test sets may
+    have their own corpora), ``train`` gives the demonstrations (None: zero-shot, recorded)."""
+    method = get_method(request.method)
+    grid = paper_grid(request.method, request.wide)
+    if grid and not request.tune:
+        raise InputError(f"{request.method} tunes {', '.join(grid)} on a tune split as its paper does: give --tune "
+                         "SPEC[A-B]")
+    if request.prompt_sets < 1:
+        raise InputError("--prompt-sets must be at least 1")
+    if request.prompt_sets > 1 and (train is None or not method.uses_demos):
+        raise InputError("--prompt-sets samples demonstration sets: the method needs demonstrations (--demos-from)")
+    _, tune_data, picked = load_splits(None, request.tune or request.test, request.test, load)
+    if not request.tune:
+        picked["dev"] = []
+    test_data = load(_spec_of(request.test))
+    tune_retriever = retriever_for(tune_data) if grid and method.needs_retriever else None
+    test_retriever = retriever_for(test_data) if method.needs_retriever else None
+    request.folder.mkdir(parents=True, exist_ok=True)
+    results = []
+    for prompt_set in range(request.prompt_sets):
+        demos = demonstration_sample(train, prompt_set)
+        chosen, tune_score, settings = {}, None, {}
+        if grid:
+            chosen, tune_score, settings = _tune(request, grid, demos, picked["dev"], tune_data.name, tune_retriever,
+                                                 reader, prompt_set, say)
+        results.append(_test(request, chosen, tune_score, settings, demos, picked["test"], test_retriever, reader,
+                             prompt_set, say))
+    write_record(request, grid, picked, tune_data, test_data, results)
+    return results
+
+
+def demonstration_sample(train: Dataset | None, prompt_set: int) -> Dataset | None:
+    """Prompt set 0 is the demonstrations as built; set i > 0 builds them from the train examples in another
+    seeded order, so the builders (which pack in order until their budget is spent) take another sample."""
+    if train is None or prompt_set == 0:
+        return train
+    examples = list(train.examples)
+    random.Random(prompt_set).shuffle(examples)
+    return replace(train, examples=examples)
+
+
+def _tune(request: ReproduceRequest, grid: dict[str, list[Any]], train: Dataset | None, tune: list, tune_name: str,
+          retriever: Any, reader: Any, prompt_set: int, say: Callable[[str], None]):
+    from hopkit.optimize.runner import OptimizeRequest, grid_points, optimize
+    from hopkit.optimize.study import sqlite_url
+
+    folder = request.folder / f"tune-{prompt_set}"
+    metric = get_metric(request.metric)
+    say(f"prompt set {prompt_set}: tuning {', '.join(f'{k} in {v}' for k, v in grid.items())} "
+        f"({grid_points(grid)} settings) on {len(tune)} tune questions ...")
+    result = optimize(OptimizeRequest(
+        method=request.method, metric=metric, train=train, dev=tune, dev_name=tune_name, folder=folder,
+        storage=sqlite_url(folder / "study.db"), study_name=f"reproduce-{request.method}-{prompt_set}",
+        trials=grid_points(grid), demos="none", profile=PROFILE, grid=grid, pruner=request.pruner,
+        threads=request.threads, progress=request.progress), retriever, reader, say=say)
+    settings = {json.dumps(point["params"], sort_keys=True): point["metric"] for point in result.cost_front}
+    say(f"chosen on tune: {result.knobs} ({request.metric} {100 * result.best_value:.1f})")
+    return result.knobs, result.best_value, settings
+
+
+def _test(request: ReproduceRequest, chosen: dict[str, Any], tune_score: float | None, settings: dict[str, float],
+          train: Dataset | None, test: list, retriever: Any, reader: Any, prompt_set: int,
+          say: Callable[[str], None]) -> PromptSetResult:
+    method = get_method(request.method)
+    program = build_program(request.method, retriever, reader, train if method.uses_demos else None,
+                            profile=PROFILE, **chosen)
+    path = request.folder / "test" / f"prompt-set-{prompt_set}.jsonl"
+    meta = {"method": request.method, "profile": PROFILE, "knobs": chosen, "test": request.test,
+            "prompt_set": prompt_set, **request.record}
+    say(f"prompt set {prompt_set}: scoring {chosen or 'the paper setting'} once on {len(test)} test questions ...")
+    report = evaluate(program, test, [get_metric(name) for name in TEST_METRICS], RunLog(path, meta),
+                      threads=request.threads, progress=request.progress)
+    return PromptSetResult(prompt_set, chosen, tune_score, str(path.relative_to(request.folder)), report.metrics,
+                           report.cost, settings)
+
+
+def write_record(request: ReproduceRequest, grid: dict[str, list[Any]], picked: dict[str, list], tune: Dataset,
+                 test: Dataset, results: list[PromptSetResult]) -> Path:
+    """``reproduce.json``: what was run, what the tune split chose and where its test rows are; the table
+    (``hopkit reproduce-table``) reads it with the test logs."""
+    path = request.folder / "reproduce.json"
+    path.write_text(json.dumps({
+        "method": request.method, "profile": PROFILE, "grid": grid, "pruner": request.pruner, "metric": request.metric,
+        "tune": request.tune, "tune_n": len(picked["dev"]), "tune_dataset": tune.name if request.tune else None,
+        "test": request.test, "test_n": len(picked["test"]), "test_dataset": test.name,
+        "prompt_sets": [asdict(r) for r in results], "commit": _commit(), "written": time.strftime("%Y-%m-%d %H:%M"),
+        **request.record}, indent=2, default=str))
+    return path
+
+
+def _spec_of(split: str) -> str:
+    from hopkit.optimize.splits import split_spec
+
+    return split_spec(split)[0]
+
+
+def _commit() -> str | None:
+    try:
+        out = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, timeout=5,
+                             cwd=Path(__file__).parent)
+        return out.stdout.strip() or None
+    except (OSError, subprocess.SubprocessError):
+        return None

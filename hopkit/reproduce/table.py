@@ -1,0 +1,102 @@
+"""The reproduced table in the papers' layout: methods as rows, datasets as columns, each cell the test split's
+EM / F1, gold-paragraph recall at the paragraphs the method read (all of them: every method reads at most 15),
+LM calls and tokens a question, the paired F1 and recall difference against OneR chosen the same way, and the
+paper's own number with the table it comes from.
+
+A study folder is one method on one dataset (``reproduce.json``, hopkit/reproduce/protocol.py). With several prompt
+sets a cell gives their mean and standard deviation, and the difference against OneR is taken on prompt set 0.
+"""
+
+from __future__ import annotations
+
+import json
+import statistics
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from hopkit.errors import InputError
+from hopkit.evaluation.paired import compare_runs, read_rows
+from hopkit.reproduce.paper_numbers import DATASETS, dataset_key, paper_number
+
+BASELINE = "oner"
+DATASET_LABELS = {"hotpotqa": "HotpotQA", "2wiki": "2WikiMQA", "musique": "MuSiQue"}
+
+
+@dataclass
+class Study:
+    folder: Path
+    record: dict[str, Any]
+
+    @property
+    def method(self) -> str:
+        return self.record["method"]
+
+    @property
+    def dataset(self) -> str:
+        return dataset_key(self.record["test"]) or self.record["test_dataset"]
+
+    def rows(self, prompt_set: int = 0) -> dict[str, dict]:
+        return read_rows(self.folder / self.record["prompt_sets"][prompt_set]["test_log"])
+
+    def mean(self, metric: str) -> tuple[float, float | None]:
+        values = [p["test_metrics"][metric] for p in self.record["prompt_sets"]]
+        return statistics.mean(values), (statistics.stdev(values) if len(values) > 1 else None)
+
+
+def read_studies(folders: list[Path]) -> list[Study]:
+    """Every study under the given folders (a folder with reproduce.json, or one holding such folders)."""
+    studies = []
+    for folder in folders:
+        records = [folder / "reproduce.json"] if (folder / "reproduce.json").is_file() else sorted(
+            folder.glob("*/reproduce.json"))
+        if not records:
+            raise InputError(f"{folder} holds no reproduce.json: pass the folders `hopkit reproduce --out` wrote")
+        studies += [Study(path.parent, json.loads(path.read_text())) for path in records]
+    return studies
+
+
+def reproduce_table(studies: list[Study], samples: int = 10_000) -> str:
+    datasets = [d for d in DATASETS if any(s.dataset == d for s in studies)]
+    datasets += sorted({s.dataset for s in studies} - set(datasets))
+    methods = list(dict.fromkeys(s.method for s in sorted(studies, key=lambda s: s.method != BASELINE)))
+    by_cell = {(s.method, s.dataset): s for s in studies}
+    header = "| method | " + " | ".join(DATASET_LABELS.get(d, d) for d in datasets) + " |"
+    lines = [header, "|---|" + "---|" * len(datasets)]
+    for method in methods:
+        cells = [_cell(by_cell.get((method, d)), by_cell.get((BASELINE, d)), samples) for d in datasets]
+        lines.append(f"| {method} | " + " | ".join(cells) + " |")
+    lines += ["", "Each cell: EM / F1 on the test split (n questions), R = gold-paragraph recall at the paragraphs "
+              "read, LM calls and tokens a question; Δ = paired difference against OneR on the same questions "
+              "[95% bootstrap interval]; the paper's own number with its table and model. Settings chosen on the "
+              "tune split by F1."]
+    return "\n".join(lines)
+
+
+def _cell(study: Study | None, baseline: Study | None, samples: int) -> str:
+    if study is None:
+        return "-"
+    first = study.record["prompt_sets"][0]
+    n = len(study.rows())
+    em, _ = study.mean("em")
+    f1, f1_sd = study.mean("f1")
+    recall, _ = study.mean("recall@15")
+    spread = f" ± {100 * f1_sd:.1f}" if f1_sd is not None else ""
+    calls = first["test_cost"].get("lm_calls", 0.0)
+    tokens = first["test_cost"].get("prompt_tokens", 0.0) + first["test_cost"].get("completion_tokens", 0.0)
+    parts = [f"{100 * em:.1f} / {100 * f1:.1f}{spread} (n={n})", f"R {100 * recall:.1f}",
+             f"{calls:.1f} calls, {tokens:,.0f} tok"]
+    if first.get("chosen"):
+        parts.append(" ".join(f"{k}={v}" for k, v in first["chosen"].items()))
+    if baseline is not None and baseline is not study:
+        comparison = compare_runs(baseline.rows(), study.rows(), ["f1", "recall@15"], samples)
+        for d, label in zip(comparison.differences, ("ΔF1", "ΔR")):
+            parts.append(f"{label} {100 * d.diff:+.1f} [{100 * d.low:+.1f}, {100 * d.high:+.1f}] "
+                         f"(n={comparison.n})")
+    method = study.method
+    if method == "ircot" and (first.get("chosen") or {}).get("answer_reader") == "direct":
+        method = "ircot-direct"
+    number = paper_number(method, study.dataset)
+    if number is not None:
+        parts.append(f"paper {number.values[study.dataset]:g} {number.metric} ({number.source}, {number.model})")
+    return "<br>".join(parts)

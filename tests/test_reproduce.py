@@ -1,0 +1,92 @@
+"""``hopkit reproduce``: the paper's grid tuned on a tune split, the chosen setting scored once on test, the table
+beside the papers' numbers; overlapping splits and grid values outside a knob's range refused."""
+
+import json
+import re
+import sys
+from pathlib import Path
+
+import dspy
+import pytest
+
+sys.path.insert(0, str(Path(__file__).parent))
+
+from hopkit.errors import InputError  # noqa: E402
+from hopkit.lm.accounted import AccountedLM  # noqa: E402
+from hopkit.reproduce import ReproduceRequest, paper_grid, reproduce  # noqa: E402
+from hopkit.reproduce.grids import check_grid  # noqa: E402
+from hopkit.reproduce.paper_numbers import dataset_key, paper_number  # noqa: E402
+from hopkit.reproduce.protocol import demonstration_sample  # noqa: E402
+from hopkit.reproduce.table import read_studies, reproduce_table  # noqa: E402
+from optimize_worker import TableRetriever, tiny_dataset  # noqa: E402
+from scripted_engine import FieldEchoEngine  # noqa: E402
+
+
+class DeepReadingEngine(FieldEchoEngine):
+    """Answers right (Morn) only when the prompt shows paragraph T10, i.e. OneR retrieved 11 or more."""
+
+    def complete(self, request):
+        text = "\n".join(getattr(part, "text", "") for message in request.messages for part in message.parts)
+        self.answer = "Morn" if "T10" in text.split("[[ ## question ## ]]")[0] else "Tull"
+        return super().complete(request)
+
+
+def _load(spec):
+    examples = tiny_dataset("q", 10)
+    for example in examples.examples:
+        example["answers"] = ["Morn"]
+    return examples
+
+
+def _run(tmp_path, method, tune="tiny[1-4]", test="tiny[5-10]"):
+    dspy.configure(lm=AccountedLM("local/deep", engine=DeepReadingEngine(), cache=False))
+    request = ReproduceRequest(method=method, tune=tune, test=test, folder=tmp_path / method, progress=False)
+    return reproduce(request, _load, lambda dataset: TableRetriever(), None, None, say=lambda text: None)
+
+
+def test_the_grid_is_chosen_on_the_tune_split_and_scored_once_on_test(tmp_path):
+    [result] = _run(tmp_path, "oner")
+    assert result.chosen["k"] >= 11  # the only settings that read T10
+    assert len(result.tune_settings) == 6 and set(result.tune_settings.values()) == {0.0, 1.0}
+    assert result.test_metrics["f1"] == 1.0
+    record = json.loads((tmp_path / "oner" / "reproduce.json").read_text())
+    assert record["grid"] == {"k": [5, 7, 9, 11, 13, 15]} and (record["tune_n"], record["test_n"]) == (4, 6)
+    rows = (tmp_path / "oner" / record["prompt_sets"][0]["test_log"]).read_text().splitlines()
+    assert sorted(json.loads(row)["qid"] for row in rows) == [f"q{i}" for i in range(4, 10)]
+
+
+def test_the_table_pairs_each_method_with_oner_and_shows_the_papers_number(tmp_path):
+    _run(tmp_path, "oner")
+    _run(tmp_path, "oner-cot")
+    table = reproduce_table(read_studies([tmp_path]), samples=200)
+    oner_cot = next(line for line in table.splitlines() if line.startswith("| oner-cot |"))
+    assert "100.0 / 100.0 (n=6)" in oner_cot and "ΔF1 +0.0 [+0.0, +0.0] (n=6)" in oner_cot
+    assert table.splitlines()[2].startswith("| oner |")  # the baseline first
+    number = paper_number("ircot", "musique")
+    assert (number.source, number.model, number.values["musique"]) == ("IRCoT Table 3", "GPT3", 35.5)
+    assert dataset_key("qa:/data/2wiki/hipporag/questions500.jsonl") == "2wiki"
+
+
+def test_overlapping_tune_and_test_splits_are_refused(tmp_path):
+    with pytest.raises(InputError, match="the dev and test splits share 2 questions"):
+        _run(tmp_path, "oner", tune="tiny[1-6]", test="tiny[5-10]")
+    with pytest.raises(InputError, match="give --tune"):
+        _run(tmp_path, "oner", tune=None)
+
+
+def test_a_grid_value_outside_a_knobs_range_is_refused():
+    assert paper_grid("ircot") == {"k": [2, 4, 6, 8], "answer_reader": ["direct", "cot"]}
+    assert paper_grid("ircot", wide=True)["m_distractors"] == [1, 2, 3]
+    assert paper_grid("ircot-direct") == {"k": [2, 4, 6, 8]} and paper_grid("tor") == {}
+    with pytest.raises(InputError, match=re.escape("k=12 is outside its range 1..10")):
+        check_grid("ircot", {"k": [2, 12]})
+    with pytest.raises(InputError, match="not one of its knobs"):
+        check_grid("oner", {"theta": [0.5]})
+
+
+def test_each_prompt_set_samples_the_demonstrations_in_another_order():
+    train = tiny_dataset("t", 8)
+    assert demonstration_sample(train, 0) is train
+    other = demonstration_sample(train, 1)
+    assert sorted(e.qid for e in other.examples) == sorted(e.qid for e in train.examples)
+    assert [e.qid for e in other.examples] != [e.qid for e in train.examples]
