@@ -179,5 +179,7 @@ def load_hub(name: str, split: str, local_file: str | None = None, limit: int | 
             examples.append(example)
         if limit is not None and len(examples) >= limit:
             break
-    return Dataset(f"{name}:{split}", examples, builder.build(), f"{name}-{split}", spec.task,
-                   str(copy) if copy else None)
+    corpus = builder.build()
+    # two files of one split (MuSiQue's dev100 and test92) have their own corpora, so their own default indexes
+    corpus_name = f"{name}-{split}" + (f"-{corpus.fingerprint()[:8]}" if corpus is not None and local_file else "")
+    return Dataset(f"{name}:{split}", examples, corpus, corpus_name, spec.task, str(copy) if copy else None)
