@@ -1,11 +1,12 @@
-"""Screenshots of the HTML report (docs/report/*.png), from committed runs: each method's trace view, a two-run
-page (SearChain against ToR on the same dev100 questions, both traces open, paired intervals) and a fact-check page.
+"""Screenshots of the HTML report (docs/report/*.png): each method's trace view and a fact-check page from the
+test fixtures' runs, and with --pair A.jsonl B.jsonl a two-run page (both traces open, paired intervals).
 
-    python scripts/report_screenshots.py      # needs Debian's chromium and chromium-driver, and selenium
+    python scripts/report_screenshots.py [--pair SEARCHAIN.jsonl TOR.jsonl --dataset SPEC]   # needs chromium
 """
 
 from __future__ import annotations
 
+import argparse
 import sys
 import tempfile
 from pathlib import Path
@@ -15,14 +16,18 @@ from hopkit.report.page import build_page, read_run
 
 ROOT = Path(__file__).resolve().parents[1]
 RUNS = {  # method -> (run log, how to pick a row whose trace shows the method's structure)
-    "searchain": ("docs/runs/searchain__local-qwen1.5b.jsonl",
+    "searchain": ("tests/fixtures/runs/searchain__local-qwen1.5b.jsonl",
                   lambda r: len((r.get("trace") or {}).get("tree", {}).get("branches") or []) >= 2),
-    "ircot": ("docs/runs/ircot-colbert__local-qwen1.5b.jsonl", lambda r: len((r.get("trace") or {}).get("steps") or []) >= 3),
-    "tor": ("docs/runs/tor__local-qwen1.5b.jsonl", lambda r: len((r.get("trace") or {}).get("nodes") or []) >= 5),
+    "ircot": ("tests/fixtures/runs/ircot-colbert__local-qwen1.5b.jsonl", lambda r: len((r.get("trace") or {}).get("steps") or []) >= 3),
+    "tor": ("tests/fixtures/runs/tor__local-qwen1.5b.jsonl", lambda r: len((r.get("trace") or {}).get("nodes") or []) >= 5),
 }
 
 
 def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--pair", nargs=2, type=Path, default=None, metavar=("A", "B"))
+    parser.add_argument("--dataset", default=None, help="the pair's dataset spec, for the cited paragraphs' text")
+    args = parser.parse_args()
     reason = browser.missing()
     if reason:
         print(f"skipped: {reason}")
@@ -45,33 +50,33 @@ def main() -> int:
             element.screenshot(str(target))
             errors = browser.console_errors(driver)
             print(f"{target.relative_to(ROOT)}: question {row['qid']}, console errors: {len(errors)}")
-        pages(driver, out)
+        pages(driver, out, args.pair, args.dataset)
     finally:
         driver.quit()
     return 0
 
 
-PAIR = ("docs/runs/dev100/searchain-zeroshot__local-qwen1.5b.jsonl", "docs/runs/dev100/tor__local-qwen1.5b.jsonl")
-FACT_CHECK = "docs/runs/tasks/fact-check-ircot.jsonl"
+FACT_CHECK = "tests/fixtures/runs/tasks/fact-check-ircot.jsonl"
 
 
-def pages(driver, out: Path) -> None:
+def pages(driver, out: Path, pair: list[Path] | None, dataset: str | None) -> None:
     """The two-run page and the fact-check page, each cut to a few questions so the screenshot stays readable."""
     from selenium.webdriver.common.by import By
 
     from hopkit.report.runs import ReportRun, cited_passages, load_run
 
-    searchain, tor = (load_run(ROOT / log) for log in PAIR)
-    shared = [r["qid"] for r in searchain.rows if r["qid"] in {t["qid"] for t in tor.rows}]
-    differs = [q for q in shared if next(r for r in searchain.rows if r["qid"] == q)["metrics"]["em"]
-               != next(r for r in tor.rows if r["qid"] == q)["metrics"]["em"]][:1]
-    keep = set((differs + shared)[:4])
-    runs = [ReportRun(run.label, [r for r in run.rows if r["qid"] in keep], run.task) for run in (searchain, tor)]
-    passages, note = cited_passages([ROOT / PAIR[0]], "ircot:" + str(ROOT.parent / "shared/data/hotpotqa/dev100.jsonl"))
-    shots = {"searchain-vs-tor.png": (build_page(runs, "SearChain against ToR (dev100, 4 questions)", passages,
-                                                 note), True),
-             "fact-check.png": (build_page([load_run(ROOT / FACT_CHECK, 6)], "IRCoT on bundled fact check",
+    shots = {"fact-check.png": (build_page([load_run(ROOT / FACT_CHECK, 6)], "IRCoT on bundled fact check",
                                            *cited_passages([ROOT / FACT_CHECK])), False)}
+    if pair:
+        first, second = (load_run(log) for log in pair)
+        shared = [r["qid"] for r in first.rows if r["qid"] in {t["qid"] for t in second.rows}]
+        differs = [q for q in shared if next(r for r in first.rows if r["qid"] == q)["metrics"]["em"]
+                   != next(r for r in second.rows if r["qid"] == q)["metrics"]["em"]][:1]
+        keep = set((differs + shared)[:4])
+        runs = [ReportRun(run.label, [r for r in run.rows if r["qid"] in keep], run.task) for run in (first, second)]
+        passages, note = cited_passages([pair[0]], dataset)
+        shots["searchain-vs-tor.png"] = (build_page(runs, f"{first.label} against {second.label} (4 questions)",
+                                                    passages, note), True)
     for name, (html, open_traces) in shots.items():
         page = Path(tempfile.mkdtemp()) / "page.html"
         page.write_text(html, encoding="utf-8")

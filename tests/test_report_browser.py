@@ -12,7 +12,7 @@ from test_report import EVIL, searchain_row
 
 REASON = browser.missing()
 pytestmark = pytest.mark.skipif(REASON is not None, reason=str(REASON))
-RUNS = Path(__file__).resolve().parents[1] / "docs" / "runs"
+RUNS = Path(__file__).resolve().parent / "fixtures" / "runs"
 
 
 @pytest.fixture(scope="module")

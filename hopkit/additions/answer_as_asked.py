@@ -1,9 +1,9 @@
 """The reader prompts' answer-form sentence (knob ``answer_as_asked``; an addition, off in ``paper``).
 
 The papers' readers are told to answer the question; hopkit's also tell the 1.5B reader (and SearChain's
-planner and tracer, in their answer fields) to answer in the form the question asks for, since on HotpotQA
-dev100's first 50 questions it often answered a yes/no question with the value it compared, and an either-or
-question with a third name.
+planner and tracer, in their answer fields) to answer in the form the question asks for, since a small model
+answers a yes/no question with the value it compared, and an either-or question with a third name
+(docs/design/additions.md#answer_as_asked).
 """
 
 from __future__ import annotations

@@ -1,10 +1,9 @@
 """An answer-form check for either-or questions (an addition, not in the papers).
 
 A question that names two options ("Which genus has more species, Salvia or Arachis?") is answered by
-one of them. On the first 50 real HotpotQA dev100 questions, 11 of SearChain's 27 answers to such
-questions named neither option as the question words it: a value ("2006" for "which documentary was
-created first"), a third name ("UPS Store"), a paraphrase ("white beech" for "Beech") or a refusal ("We
-cannot determine who died first ..."), each a certain zero. When the question reads as either-or
+one of them. A small model often names neither option as the question words it: a value ("2006" for "which
+documentary was created first"), a third name ("UPS Store"), a paraphrase ("white beech" for "Beech") or a
+refusal ("We cannot determine who died first ..."), each a certain zero (docs/design/additions.md#option_check). When the question reads as either-or
 (``hopkit.text.question_form``):
 
 - an answer that names exactly one option becomes that option, as the question words it, with no call
@@ -12,7 +11,7 @@ cannot determine who died first ..."), each a certain zero. When the question re
 - an answer that names neither option, or both, gets one short call that picks an option from the
   reasoning (or, with a direct reader, the paragraphs). The call's output is typed as one of the two
   options (a ``Literal``), and it is not shown the answer it replaces: told "the answer given: UPS
-  Store", the 1.5B model copied it back in 6 of 9 calls on dev100. A reply that is neither option (a
+  Store", a small model copies it back. A reply that is neither option (a
   parse failure after DSPy's JSON fallback) leaves the answer as it was, and is counted.
 """
 

@@ -1,6 +1,6 @@
 """Reading back what the answer steps did, from any method's trace: each step's record (before, after and how it
 decided), wherever the method keeps it, and one line that says why the answer changed. Used by the report's
-traces and by scripts/check_firings.py."""
+traces and by ``hopkit firings``."""
 
 from __future__ import annotations
 

@@ -3,8 +3,8 @@
 "Are both Delmer Daves and Jean-Pierre Jeunet film directors?" answered "Delmer Daves and Jean-Pierre
 Jeunet are both film directors." is a yes; the same sentence with a "not" the question lacks is a no. The yes/no check
 (hopkit/additions/yes_no_check.py) used to send such sentences to its LM call, whose prompt expects a
-compared value, and the 1.5B turned 9 of 19 affirmative restatements into "no" across the dev100 run
-logs (4 of 4 in ToR's). A sentence counts as a restatement when every content word of the question
+compared value, and a small model turned affirmative restatements into "no"
+(docs/design/additions.md#restatement). A sentence counts as a restatement when every content word of the question
 (all but the leading auxiliary and "both"/"either") occurs in it.
 """
 

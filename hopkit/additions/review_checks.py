@@ -4,15 +4,13 @@ An addition to the paper (knob ``check_accept``): the 1.5B reviewer accepted sin
 two- to four-hop questions with an analysis that invented the missing hop. An accept counts only
 when its short answer occurs in the path's paragraphs, and when a comparison has both sides on the
 path: a yes/no question needs at least two paragraphs, and an either-or question ("Which has more
-species, Salvia or Arachis?") needs each of its two options named somewhere on the path. On the first
-19 dev100 questions, 22 of 39 accepts were one paragraph for an either-or question (a comparison
-decided from one side). Otherwise the node searches on.
+species, Salvia or Arachis?") needs each of its two options named somewhere on the path: a small reviewer
+decides a comparison from one side (docs/design/additions.md#check_accept). Otherwise the node searches on.
 
 The checked reject (knob ``check_reject``) is the other side of the same failure: a paragraph whose
 title names one of an either-or question's options is about one side of the comparison, so it is
-relevant whatever the review says; its reject becomes a search. On those 19 questions all 10 gold
-paragraphs rejected for an either-or question were titled with an option (6 non-gold ones were too,
-pages of a namesake).
+relevant whatever the review says; its reject becomes a search (a namesake's page is titled with an option
+too, and is searched on at the cost of one review).
 """
 
 from __future__ import annotations

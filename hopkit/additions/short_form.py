@@ -2,7 +2,7 @@
 
 HotpotQA's answers are short phrases, scored by exact match and token F1. SearChain's final answer comes
 from the planner's chain, and the 1.5B planner often writes it as a sentence ("Lawson has more members than
-American Music Club.") though the field asks for a phrase: 4 of the first 11 zero-shot answers on dev100.
+American Music Club.") though the field asks for a phrase (docs/design/additions.md#short_form).
 When the answer has SENTENCE_WORDS words or more and the question is not yes/no (the yes/no check decides
 those), one short call copies the answering phrase out of the sentence. The phrase stands only when it is
 in the sentence word for word and shorter, so the step changes an answer's form, never what it says.

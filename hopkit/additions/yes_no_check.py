@@ -1,9 +1,8 @@
 """An answer-form check for yes/no questions (an addition, not in the papers).
 
 A question that asks yes or no ("Were A and B released in the same year?") has the answer yes or no,
-but the 1.5B readers often answer with the value they compared ("2011", "3", "749 feet"): on the first 50
-real HotpotQA dev100 questions, 5 of 15 zero-shot IRCoT answers and 2 of 15 OneR answers to yes/no
-questions. When the question reads as yes/no (``hopkit.text.question_form``) and the answer is neither,
+but a small reader often answers with the value it compared ("2011", "3", "749 feet";
+docs/design/additions.md#yes_no_check). When the question reads as yes/no (``hopkit.text.question_form``) and the answer is neither,
 one short call asks for the verdict from the reader's own reasoning (or, with a direct reader, from its
 paragraphs). Any other answer passes untouched, and with no call. A sentence that restates the
 question's claim ("A and B are both film directors.") is read as yes (no, when it negates it) with no
@@ -12,10 +11,7 @@ call (hopkit/additions/restatement.py).
 The call asks the question itself, with the reasoning's facts, and thinks before it answers
 (``dspy.ChainOfThought``); the value the reader concluded ("So the answer is: 749 feet.") is left out of the
 facts. An earlier prompt told the LM that the answer named a value and asked it to compare values, with the
-verdict as its first word: on the 49 distinct calls in the run logs (HotpotQA and 2Wiki) it said "no" 39 times
-and was right on 17, against 33 of 49 for this one, which leans to "yes" as those sets do (32 of 49)
-(docs/results.md, "the yes/no check's call rewritten";
-scripts/replay_yes_no_check.py).
+verdict as its first word, and it leaned to "no" far more often than the data does.
 """
 
 from __future__ import annotations

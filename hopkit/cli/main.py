@@ -67,11 +67,12 @@ def build_parser() -> argparse.ArgumentParser:
     add_retrieval_flags(bench)
     bench.set_defaults(run=commands.cmd_eval_retrieval)
 
-    from hopkit.cli import ablate, calibrate, knobs, reproduce
+    from hopkit.cli import ablate, analyses, calibrate, knobs, reproduce
 
     ablate.add_parser(verbs)
     reproduce.add_parsers(verbs)
     reproduce.add_bench_parser(verbs)
+    analyses.add_parsers(verbs)
     knobs.add_parser(verbs)
     calibrate.add_parser(verbs)
 

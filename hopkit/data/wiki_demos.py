@@ -150,11 +150,9 @@ WIKI_DEMOS: tuple[WikiDemo, ...] = (
 )
 
 
-# The ten above hold two yes/no demonstrations, and both answer "no"; on 2Wiki dev82 IRCoT with them answered 5 of
-# the 8 yes/no questions "no" (6 are "yes"; OneR, with no demonstrations, 1). A few-shot prompt whose labels lean
-# one way pulls a small LM's answers that way (majority-label bias). This set turns one of the two into a "yes"
-# question of the same form, so the labels are even; it is measured against the first before it may become the
-# default (docs/results.md, "hopkit:wiki-balanced").
+# The ten above hold two yes/no demonstrations, and both answer "no". A few-shot prompt whose labels lean one way
+# pulls a small LM's answers that way (majority-label bias), so this set turns one of the two into a "yes" question
+# of the same form, and the labels are even.
 BOTH_BLACK_SEA = WikiDemo(
     "hopkit-wiki-04b", "Do the Danube and the Dnieper both flow into the Black Sea?",
     (("Danube", "The Danube is the second-longest river in Europe. It rises in the Black Forest in Germany and "

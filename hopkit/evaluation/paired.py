@@ -43,6 +43,17 @@ RUN_LOG = ("a run log is the JSONL file `hopkit eval --out` (or `hopkit ablate`)
            "question with its qid and metrics")
 
 
+def log_text(path: Path) -> str:
+    """A run log's text; a finished log kept gzipped (``LOG.jsonl.gz``, as a study's folder archives it) reads the
+    same."""
+    if path.suffix == ".gz":
+        import gzip
+
+        with gzip.open(path, "rt", encoding="utf-8") as handle:
+            return handle.read()
+    return path.read_text(encoding="utf-8")
+
+
 def read_rows(path: Path) -> dict[str, dict]:
     """A run log's rows by qid (each question's final row, as the harness reads it)."""
     from hopkit.evaluation.run_log import final_rows, parse_lines
@@ -52,7 +63,7 @@ def read_rows(path: Path) -> dict[str, dict]:
         raise InputError(f"no run log at {path}")
     if path.name.endswith(".meta.json"):
         raise InputError(f"{path} holds a run's settings, not its rows: pass {path.name[:-len('.meta.json')]}.jsonl")
-    parsed, _ = parse_lines(path.read_text(encoding="utf-8").splitlines())  # a torn last line is skipped
+    parsed, _ = parse_lines(log_text(path).splitlines())  # a torn last line is skipped
     if not parsed:
         raise InputError(f"{path} is not a run log: {RUN_LOG}")
     for line_no, row in enumerate(parsed, start=1):

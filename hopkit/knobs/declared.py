@@ -10,7 +10,13 @@ from __future__ import annotations
 
 from hopkit.knobs.knob import Knob
 
-_DEV100 = "designed on HotpotQA dev100's first 50 questions (76% comparisons)"
+ADDITIONS = "docs/design/additions.md"  # what each addition was designed on, and its measured effect
+
+
+def why(reason: str, knob: str) -> str:
+    """An addition's origin: the reason in a sentence and where its evidence is."""
+    return f"{reason} ({ADDITIONS}#{knob})"
+
 
 # Words of each paragraph a reader or reasoner sees. hopkit reads 120 for OneR, IRCoT and SearChain's
 # feedback, so that no method reads a shorter version of the same evidence than the baseline; none of the
@@ -21,7 +27,7 @@ PARAGRAPH_WORDS = 120
 def paragraph_words(default: int, origin: str) -> Knob:
     return Knob("paragraph_words", default, "words of each paragraph shown to the LM; 0: the whole paragraph "
                 "(the papers read whole paragraphs)", 0, 400, 1, paper=0, addition=True,
-                label="paragraph word cut", origin=origin)
+                label="paragraph word cut", origin=why(origin, "paragraph_words"))
 
 
 # IRCoT's few-shot prompts, shared by OneR and NoR, whose reader is IRCoT's (the paper's baselines read with the
@@ -38,30 +44,27 @@ M_DISTRACTORS = Knob("m_distractors", 2, "distractors per demonstration (the pap
 YES_NO_CHECK = Knob("yes_no_check", True, "when a yes/no question gets an answer that is neither yes nor no, one "
                     "short call decides yes or no from the reader's reasoning or paragraphs", choices=(True, False),
                     paper=False, addition=True, label="yes/no check",
-                    origin=f"{_DEV100}: 5 of 15 zero-shot IRCoT yes/no answers were values; questions 51-100: "
-                           "changed 1 answer, no score; its call (the question asked with the reasoning's facts, "
-                           "thinking first) rewritten on the 49 logged calls of HotpotQA and 2Wiki runs: right on 33, "
-                           "the earlier prompt on 17")
+                    origin=why("a small model answers a yes/no question with the value it compared", "yes_no_check"))
 RESTATEMENT = Knob("restatement", True, "with yes_no_check: a yes/no answer written as a sentence that restates "
                    "the question's claim reads as yes (no when it negates it), with no call", choices=(True, False),
                    paper=False, addition=True, label="restatement read as yes/no",
-                   origin="designed on dev100 run logs (9 of 19 affirmative restatements turned to 'no' by the call)")
+                   origin=why("a restated claim is a yes the check's call can turn into a no", "restatement"))
 OPTION_CHECK = Knob("option_check", True, "when an either-or question gets an answer that names neither option (or "
                     "both), one short call picks an option; an answer naming one becomes that option",
                     choices=(True, False), paper=False, addition=True, label="either-or check",
-                    origin=f"{_DEV100}: 11 of SearChain's 27 either-or answers named neither option")
+                    origin=why("an either-or question is often answered with neither option", "option_check"))
 DATE_COMPARISON = Knob("date_comparison", True, "an either-or question that compares two options by date "
                        "('which came out first', 'who was born later', 'whose director is older'): the date the "
                        "method's reasoning states for each option is read back and compared in code, no LM call; "
                        "the answer stands when the reasoning gives an option no single date or the two tie",
                        choices=(True, False), paper=False, addition=True, label="date comparison",
-                       origin="designed on 2Wiki dev82's first 20 IRCoT traces (6 of 9 date comparisons stated "
-                       "both dates and picked the wrong option)")
+                       origin=why("reasoning that states both dates still picks the wrong option", "date_comparison"))
 ANSWER_AS_ASKED = Knob("answer_as_asked", True, "the answer prompt's sentence 'answer the question as asked: yes or "
                        "no when it asks yes or no, one of the named options when it asks which' (readers' "
                        "instructions; SearChain's answer fields)",
                        choices=(True, False), paper=False, addition=True,
-                       label="answer-as-asked wording", origin=_DEV100)
+                       label="answer-as-asked wording",
+                       origin=why("a small model answers the value it compared, not the yes/no or option asked", "answer_as_asked"))
 # the checks that read a method's answer, in the order they run: every method that answers a question has them
 ANSWER_STEPS: dict[str, Knob] = {step.name: step for step in (YES_NO_CHECK, RESTATEMENT, OPTION_CHECK,
                                                                DATE_COMPARISON)}
@@ -93,7 +96,7 @@ KNOBS: dict[str, dict[str, Knob]] = {
                                  "openings, so one template cannot fill the budget (off: the paper's random choice)",
                                  choices=(True, False), builds_demos=True, paper=False, addition=True,
                                  label="demonstrations balanced by opening",
-                                 origin="designed on the bundled world's train demonstrations"),
+                                 origin=why("one template can fill a random pick of demonstrations", "balance_openings")),
         "skip_restated": Knob("skip_restated", True, "keep the first generated sentence that is neither the "
                               "question nor one the chain already holds. This stands in for the paper's text "
                               "continuation: its reasoner continues 'Q: question A: s1 ... sn' and cannot write the "
@@ -107,7 +110,7 @@ KNOBS: dict[str, dict[str, Knob]] = {
                             "is kept); 0: no cap beyond the LM's max_tokens, as the paper", 0, 1024, 1, paper=0,
                             addition=True,
                             label="reason-step token cap",
-                            origin="a generation that copies paragraphs is cut here (cost only)"),
+                            origin=why("cost: a generation that copies paragraphs is cut", "step_tokens")),
         "paragraph_words": paragraph_words(PARAGRAPH_WORDS, "one budget for OneR and IRCoT"),
         "answer_as_asked": ANSWER_AS_ASKED,
         **ANSWER_STEPS,
@@ -131,37 +134,36 @@ KNOBS: dict[str, dict[str, Knob]] = {
                             "chain with IR's answers put in; path: tracing over every node IR processed (Algorithm "
                             "1's R)", choices=("last_chain", "path"), paper="path", addition=True,
                             label="answer from the last chain",
-                            origin="designed on bundled dev and dev100's first 20 SearChain traces"),
+                            origin=why("nodes of replanned rounds otherwise reach the traced answer", "answer_from")),
         "duplicates": Knob("duplicates", "rejudge", "skip: every processed query is skipped (the paper); rejudge: a "
                            "repeat whose answer conflicts with the recorded one is judged again against its recorded "
                            "reading, and an unsolved query is never skipped", choices=("skip", "rejudge"),
                            paper="skip", addition=True,
                            label="repeated queries re-judged",
-                           origin="designed on bundled dev (3 of 10 questions spent "
-                           "every round on one repeated correction)"),
+                           origin=why("a repeated correction can spend every round", "duplicates")),
         "extra_plan_demo": Knob("extra_plan_demo", True, "a third Chain-of-Query demonstration, a second question's "
                                 "first round beside one first round and one later round; off: the paper's 2 examples",
                                 choices=(True, False), builds_demos=True, paper=False, addition=True,
                                 label="third plan demonstration",
-                                origin="hopkit's demonstrations show both a first round that marks unsolved queries "
-                                "and one that answers from memory"),
+                                origin=why("a second first round shows the planner another decomposition",
+                                           "extra_plan_demo")),
         "decompose_retry": Knob("decompose_retry", True, "when the first chain is one node that restates the "
                                 "question, ask once more for a decomposition", choices=(True, False), paper=False,
-                                addition=True, label="decomposition retry", origin=f"{_DEV100} (SearChain traces)"),
+                                addition=True, label="decomposition retry", origin=why("a small planner can return the question as its only node", "decompose_retry")),
         "short_form": Knob("short_form", True, "a final answer written as a sentence (5 words or more) to a question "
                            "that is not yes/no gets one short call that copies the answering phrase out of it; the "
                            "phrase stands only if it is in the sentence (off for long-form answers)",
                            choices=(True, False), paper=False, addition=True, label="short form of a sentence answer",
-                           origin="designed on dev100's first 11 zero-shot SearChain answers (4 were sentences)"),
+                           origin=why("a final answer written as a sentence where a phrase is asked", "short_form")),
         "no_answer": Knob("no_answer", "go_on", "an unsolved node whose reader finds no answer in its document: "
                           "go_on keeps it unsolved and IR goes on to the next node; feedback completes it all the "
                           "same, ending the round (the paper's DPR reader always returns a span)",
                           choices=("go_on", "feedback"), paper="feedback", addition=True,
                           label="go on past an empty reading",
-                          origin="designed on bundled dev and dev100 SearChain traces"),
+                          origin=why("an LM reader can abstain, where the paper's DPR reader always returns a span", "no_answer")),
         "plan_tokens": Knob("plan_tokens", 384, "most tokens one Chain-of-Query may take; 0: no cap beyond the LM's "
                             "max_tokens, as the paper", 0, 1024, 1, paper=0, addition=True, label="plan token cap",
-                            origin="cost: a plan that runs on is cut here"),
+                            origin=why("cost: a plan that runs on is cut", "plan_tokens")),
         "paragraph_words": paragraph_words(PARAGRAPH_WORDS, "the document shown in feedback, OneR's budget"),
         "answer_as_asked": ANSWER_AS_ASKED,
         **ANSWER_STEPS,
@@ -184,7 +186,8 @@ KNOBS: dict[str, dict[str, Knob]] = {
                            "review without thoughts, its Table 8) or reasoning_first (write the reasoning path, or "
                            "what is missing, before judging)", choices=("plain", "reasoning_first"), paper="plain",
                            addition=True,
-                           label="reasoning-first MPC review", origin="designed on dev100's first 19 ToR traces"),
+                           label="reasoning-first MPC review",
+                           origin=why("a small reviewer judges better after writing what it knows", "mpc_review")),
         "fusion": Knob("fusion", "evidence", "the reader reads the analyses, the paragraphs, or both (evidence)",
                        choices=("analysis", "paragraph", "evidence"), origin="ToR section 3.4"),
         "order": Knob("order", "depth_first", "depth_first: each child's subtree is searched before its next sibling "
@@ -202,35 +205,37 @@ KNOBS: dict[str, dict[str, Knob]] = {
                        "budget + 1 calls in all; 0: no limit (the paper's search, 16.9 calls on average there). "
                        "Unbounded, a 1.5B reviewer that rightly finds one paragraph insufficient for a comparison "
                        "expands every path, up to 85 calls", 0, 100, 1, paper=0, addition=True, label="LM-call budget",
-                       origin=f"{_DEV100} (cost)"),
+                       origin=why("cost: unbounded, a small reviewer expands every path of a comparison", "budget")),
         "query_fallback": Knob("query_fallback", True, "a search whose review gave no query (or only the question "
                                "again) gets one call that writes a query for the missing fact; off: the review's "
                                "output is sent as it is, and an empty one is not expanded", choices=(True, False),
                                paper=False, addition=True,
-                               label="query-writing fallback", origin="designed on dev100's first 19 ToR traces"),
+                               label="query-writing fallback",
+                               origin=why("a search whose review gives no real query would end its path", "query_fallback")),
         "extra_demo": Knob("extra_demo", True, "a fourth review demonstration: a comparison question with one side "
                            "only (relevant, search for the other side); off: the paper's 3 shots",
                            choices=(True, False), builds_demos=True, paper=False, addition=True,
                            label="fourth review demonstration",
-                           origin="designed on dev100's first 19 ToR traces (13 gold comparison paragraphs rejected)"),
+                           origin=why("a small reviewer rejects one side of a comparison as not enough", "extra_demo")),
         "shots": Knob("shots", 3, "demonstrations of the missing-paragraph and fusion prompts, as many as the "
                       "examples allow (the review prompt has its own three)", 1, 5, 1, builds_demos=True,
                       origin="ToR section 4.1 (3-shot for every prompt)"),
         "check_accept": Knob("check_accept", True, "an accept whose short answer is not in the paragraphs on its path "
                              "(yes/no: fewer than two paragraphs) searches on instead", choices=(True, False),
                              paper=False, addition=True,
-                             label="checked accept", origin="designed on dev100's first 19 ToR traces"),
+                             label="checked accept",
+                             origin=why("an accept whose answer its paragraphs do not hold", "check_accept")),
         "check_reject": Knob("check_reject", True, "a reject of a paragraph whose title names one of an either-or "
                              "question's two options searches on instead (the paragraph is one side of the "
                              "comparison)", choices=(True, False), paper=False, addition=True, label="checked reject",
-                             origin="designed on dev100's first 19 ToR traces"),
+                             origin=why("a reject of a paragraph about one option of a comparison", "check_reject")),
         "rerank": Knob("rerank", "retriever", "how more than 15 pool paragraphs are ranked against the response: "
                        "retriever (the retriever's own similarity, as the paper) or token_f1 (lexical overlap)",
                        choices=("retriever", "token_f1"), origin="ToR section 3.4"),
         "mpc_query": Knob("mpc_query", "whole", "the MPC paragraph as the query: whole (the paper; ColBERT still cuts "
                           "it at its query length) or first_sentence (cut on purpose)",
                           choices=("whole", "first_sentence"), origin="ToR section 3.3"),
-        "paragraph_words": paragraph_words(80, "ToR's review prompt holds a whole path; designed on dev100"),
+        "paragraph_words": paragraph_words(80, "ToR's review prompt holds a whole path"),
         **ANSWER_STEPS,
     },
 }

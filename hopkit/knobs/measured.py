@@ -1,10 +1,9 @@
 """Knob values tuned on a real dataset's dev questions, taken when the user sets none: a measured default, as
 the demonstrations' are (hopkit/programs/demo_source.py).
 
-The IRCoT paper tunes its K (paragraphs per step, in {2, 4, 6, 8}) on each dataset's dev questions; issue 39's
-stage 1b does the same (``scripts/k_choice.py`` on the first 20), and a K enters ``MEASURED_KNOBS`` only where its
-lead over the declared default held on the dev questions the choice never read (docs/results.md, "IRCoT's K per
-dataset"). They apply in the ``hopkit`` profile; ``paper`` keeps the declared values, and a knob the user sets
+The IRCoT paper tunes its K (paragraphs per step, in {2, 4, 6, 8}) on each dataset's dev questions; a K enters
+``MEASURED_KNOBS`` only where its lead over the declared default held on dev questions the choice never read
+(docs/results.md). They apply in the ``hopkit`` profile; ``paper`` keeps the declared values, and a knob the user sets
 (``--set``) always wins. The command line says on stderr which values it took and the run log records them.
 """
 

@@ -30,7 +30,7 @@ class LMSpec:
     n_ctx: int = 16384
     timeout: float = 120.0  # seconds a server may take for one call before it counts as failed
     # local packs: evaluate every prompt whole, reusing no earlier call's prefix KV. dspy's cache keys do not hold it:
-    # a caller that must not read prefix-reusing answers keeps a cache of its own (scripts/replay_yes_no_check.py)
+    # a caller that must not read prefix-reusing answers keeps a cache of its own
     whole_prompts: bool = False
 
     @property

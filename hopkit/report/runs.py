@@ -56,11 +56,15 @@ def load_run(path: Path, n: int | None = None) -> ReportRun:
     rows = rows[:n] if n else rows
     meta = settings(path)
     task = TASKS.get(str(meta.get("task") or ""), None) or task_from_metrics(rows)
-    return ReportRun(Path(path).stem, rows, task)
+    return ReportRun(_unzipped(Path(path)).stem, rows, task)
+
+
+def _unzipped(path: Path) -> Path:
+    return path.with_suffix("") if path.suffix == ".gz" else path
 
 
 def settings(path: Path) -> dict:
-    meta = Path(path).with_suffix(".meta.json")
+    meta = _unzipped(Path(path)).with_suffix(".meta.json")
     try:
         return json.loads(meta.read_text(encoding="utf-8")) if meta.is_file() else {}
     except (OSError, json.JSONDecodeError):

@@ -47,8 +47,7 @@ class JudgeAndExtract(dspy.Signature):
 # same "Where was X born?" form once answered (worded differently from the query) and once not (the paragraph
 # names the person but states another fact); the same paragraph answering "Who created ...?" and not
 # "Who published ...?". With a single "Where was X born?" example, and that one unanswered, the 1.5B reader
-# judged every birthplace query unanswered, even for paragraphs stating "was born in Pythpur Crossing"
-# (bundled dev: 12 of 19 empty readings; docs/results.md, "The reader's demonstrations").
+# judged every birthplace query unanswered, even for paragraphs stating "was born in Pythpur Crossing".
 JUDGE_DEMOS = [
     dspy.Example(query="Who founded the Marlow Glassworks?",
                  paragraph="Wikipedia Title: Marlow Glassworks\nThe Marlow Glassworks is a glass factory in Denton. It "

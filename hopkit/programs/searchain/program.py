@@ -266,8 +266,8 @@ class SearChain(dspy.Module):
         if (node.action == CORRECTED and earlier.action in (CORRECTED, FILLED)
                 and not conflicts(node.lm_answer, earlier.lm_answer)):
             # the LM was told this correction before and wrote the same answer again: IR's answer fills the node
-            # and IR goes on (a second identical feedback changed nothing: on bundled dev, 3 of 10 questions spent
-            # all 5 rounds on one repeated correction). An answer changed to another one is corrected again.
+            # and IR goes on (a second identical feedback changes nothing, and can spend every round on one
+            # correction). An answer changed to another one is corrected again.
             node.action, node.reader_answer = FILLED, recorded_answer(earlier)
         path.append(node)
         if node.action == CORRECTED and document is not None:

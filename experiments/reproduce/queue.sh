@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# The papers' protocol at the papers' scale (issue 73): one LM job at a time, each resumable from its study folder.
+#   git worktree add ../hopkit-reproduce HEAD
+#   nohup bash experiments/reproduce/queue.sh ../hopkit-reproduce ../shared/data > /dev/null 2>&1 &
+# $1: the checkout whose code runs (a pinned worktree, so that commits to main do not change a running study);
+# $2: the folder holding hotpotqa/, musique/, 2wiki/hipporag/ and ircot-demos/ (see ../shared/README.md).
+# Outputs: experiments/reproduce/runs/<method>-<dataset>/ (reproduce.json, tune-*/, test/); status in runs/queue-status.
+set -u
+cd "$(dirname "$0")/../.."
+MAIN=$PWD
+CODE=$(cd "${1:?the checkout to run}" && pwd)
+DATA=$(cd "${2:?the data folder}" && pwd)
+PY=$MAIN/.venv/bin/python
+ROOT=$MAIN/experiments/reproduce/runs
+STATUS=$ROOT/queue-status
+mkdir -p "$ROOT"
+HOTPOT="hotpotqa-distractor:validation@$DATA/hotpotqa/test500.jsonl"
+WIKI="qa:$DATA/2wiki/hipporag/questions500.jsonl@$DATA/2wiki/hipporag/corpus.jsonl"
+declare -A TUNE=([hotpotqa]="$HOTPOT[1-100]" [2wiki]="$WIKI[1-100]"
+                 [musique]="musique:validation@$DATA/musique/dev100.jsonl")
+declare -A TEST=([hotpotqa]="$HOTPOT[101-500]" [2wiki]="$WIKI[101-500]"
+                 [musique]="musique:validation@$DATA/musique/test92.jsonl")
+declare -A SHORT_TEST=([hotpotqa]="$HOTPOT[101-300]" [2wiki]="$WIKI[101-300]" [musique]="${TEST[musique]}")
+declare -A DEMOS=([hotpotqa]="ircot-demos:$DATA/ircot-demos/hotpotqa.txt"
+                  [2wiki]="ircot-demos:$DATA/ircot-demos/2wikimultihopqa.txt"
+                  [musique]="ircot-demos:$DATA/ircot-demos/musique.txt")
+hopkit() { env -C "$CODE" PYTHONPATH="$CODE" "$PY" -m hopkit.cli.main "$@"; }
+for set in hotpotqa 2wiki musique; do  # BM25 indexes of every corpus (seconds; kept in the hopkit cache)
+    hopkit index --backend bm25 --dataset "${TEST[$set]%\[*}" > /dev/null 2>&1
+done
+hopkit index --backend bm25 --dataset "${TUNE[musique]}" > /dev/null 2>&1
+run() {  # name, then reproduce's arguments
+    local name=$1; shift
+    echo "start $name $(date +%F\ %T) $(git -C "$CODE" rev-parse --short HEAD)" >> "$STATUS"
+    hopkit "$@" --out "$ROOT/$name" --retriever bm25 --lm local:qwen1.5b --quiet >> "$ROOT/$name.log" 2>&1
+    echo "done $name rc=$? $(date +%F\ %T)" >> "$STATUS"
+}
+# item 2's benchmark: IRCoT zero-shot and few-shot on 10 MuSiQue dev questions, each in a fresh process
+echo "start bench-demos $(date +%F\ %T)" >> "$STATUS"
+hopkit bench-demos --dataset "${TUNE[musique]}" --demos-from "${DEMOS[musique]}" --n 10 \
+    --out "$ROOT/bench-demos.json" >> "$ROOT/bench-demos.log" 2>&1
+echo "done bench-demos rc=$? $(date +%F\ %T)" >> "$STATUS"
+# 1. OneR and IRCoT, tuned on the paper's grid and tested, on all three (MuSiQue first: the smallest test set)
+for set in musique hotpotqa 2wiki; do
+    for method in oner ircot; do
+        run "$method-$set" reproduce "$method" --tune "${TUNE[$set]}" --test "${TEST[$set]}" --demos-from "${DEMOS[$set]}"
+    done
+done
+# 2. SearChain and ToR at their papers' settings
+for set in musique hotpotqa 2wiki; do
+    for method in searchain tor; do
+        run "$method-$set" reproduce "$method" --test "${SHORT_TEST[$set]}" --demos-from "${DEMOS[$set]}"
+    done
+done
+# 3. IRCoT on MuSiQue over three samples of its demonstrations, as the IRCoT paper averages three (prompt set 0 is
+# step 1's, read back from its logs)
+run ircot-musique reproduce ircot --tune "${TUNE[musique]}" --test "${TEST[musique]}" \
+    --demos-from "${DEMOS[musique]}" --prompt-sets 3

@@ -1,0 +1,121 @@
+"""The analyses a researcher reruns on run logs: where answers are lost (``losses``), what the answer steps did
+(``firings``), a pure answer step replayed (``replay``), and one knob swept over its values (``sweep``)."""
+
+from __future__ import annotations
+
+import argparse
+import os
+from pathlib import Path
+
+from hopkit.cli.components import (
+    add_lm_flags,
+    add_profile_flag,
+    add_question_flags,
+    add_retrieval_flags,
+    configure_lm,
+    load_dataset,
+    load_retriever,
+    pick_questions,
+)
+
+
+def add_parsers(verbs: argparse._SubParsersAction) -> None:
+    losses = verbs.add_parser("losses", help="where each run lost its wrong answers, per step (retrieval, plan, "
+                                             "review, reader, final step), from its traces")
+    losses.add_argument("logs", type=Path, nargs="+")
+    losses.add_argument("--list", action="store_true", help="also one line per wrong question")
+    losses.set_defaults(run=cmd_losses)
+
+    firings = verbs.add_parser("firings", help="how often each answer step acted on a run, and what it changed")
+    firings.add_argument("logs", type=Path, nargs="+")
+    firings.set_defaults(run=cmd_firings)
+
+    replay = verbs.add_parser("replay", help="a pure answer step (no LM call) applied to a finished run log")
+    replay.add_argument("log", type=Path)
+    replay.add_argument("--step", default="date_comparison")
+    replay.add_argument("--out", type=Path, required=True, help="the replayed log (pairs with LOG in hopkit compare)")
+    replay.set_defaults(run=cmd_replay)
+
+    sweep = verbs.add_parser("sweep", help="one knob over its values, each question answered with every value in "
+                                           "turn (shared prompt prefixes are evaluated once); a log per value")
+    sweep.add_argument("--method", default="oner")
+    sweep.add_argument("--knob", default="k")
+    sweep.add_argument("--values", default="5,7,9,11,13,15", help="comma-separated, in the order to answer them")
+    sweep.add_argument("--dataset", required=True)
+    sweep.add_argument("--out-dir", type=Path, required=True)
+    sweep.add_argument("--set", action="append", default=[], metavar="KNOB=VALUE", help="for every value")
+    sweep.add_argument("--quiet", action="store_true")
+    add_question_flags(sweep)
+    add_profile_flag(sweep)
+    add_lm_flags(sweep)
+    add_retrieval_flags(sweep)
+    sweep.set_defaults(run=cmd_sweep)
+
+
+def _labelled(paths: list[Path]) -> dict[str, list[dict]]:
+    from hopkit.evaluation.paired import read_rows
+
+    common = Path(os.path.commonpath([p.resolve().parent for p in paths]))
+    return {str(p.resolve().with_suffix("").relative_to(common.parent)): list(read_rows(p).values()) for p in paths}
+
+
+def cmd_losses(args: argparse.Namespace) -> None:
+    from hopkit.report.losses import format_losses, lost_at
+
+    tables = _labelled(args.logs)
+    print(format_losses(tables))
+    if args.list:
+        for label, rows in tables.items():
+            for row in rows:
+                cause = lost_at(row)
+                if cause:
+                    answer = (row.get("prediction") or {}).get("answer", "")
+                    print(f"{label} {row['qid']}  {cause:<10} gold {row['answers'][0]!r}  answer {answer!r}")
+
+
+def cmd_firings(args: argparse.Namespace) -> None:
+    from hopkit.report.firings import format_firings
+
+    print(format_firings(_labelled(args.logs)))
+
+
+def cmd_replay(args: argparse.Namespace) -> None:
+    from hopkit.evaluation.paired import read_rows
+    from hopkit.report.replay import replay, write_replayed
+
+    rows, counts = replay(list(read_rows(args.log).values()), args.step)
+    write_replayed(args.log, rows, args.out, args.step)
+    print(f"{args.log} -> {args.out}: " + ", ".join(f"{k} {v}" for k, v in counts.items()))
+    print(f"pair them: hopkit compare {args.log} {args.out}")
+
+
+def cmd_sweep(args: argparse.Namespace) -> None:
+    from hopkit.cli.commands import eval_meta
+    from hopkit.errors import InputError
+    from hopkit.evaluation.harness import format_report, summarize
+    from hopkit.evaluation.metrics import get_metric
+    from hopkit.evaluation.run_log import RunLog
+    from hopkit.evaluation.sweep import log_path, sweep
+    from hopkit.knobs import parse_knobs
+    from hopkit.programs.registry import build_program, check_knobs, get_method
+
+    method = get_method(args.method)
+    fixed = parse_knobs(args.set)
+    values = [v.strip() for v in args.values.split(",") if v.strip()]
+    if not values:
+        raise InputError("--values needs at least one value, e.g. --values 5,7,9")
+    settings = {value: check_knobs(args.method, {**fixed, **parse_knobs([f"{args.knob}={value}"])})
+                for value in values}  # a bad knob or value fails before anything loads
+    dataset = load_dataset(args.dataset)
+    examples = pick_questions(dataset.examples, args.n, args.questions)
+    retriever = load_retriever(args, dataset) if method.needs_retriever else None
+    configure_lm(args)
+    metrics = [get_metric(name) for name in ("em", "f1", "cover_em", "recall@15")]
+    programs = {v: build_program(args.method, retriever=retriever, profile=args.profile, **settings[v]) for v in values}
+    logs = {v: RunLog(log_path(args.out_dir, args.method, args.knob, v, args.lm),
+                      eval_meta(args, dataset.name, settings[v])) for v in values}
+    sweep(programs, examples, metrics, logs, progress=not args.quiet)
+    wanted = {ex.qid for ex in examples}
+    for value in values:
+        rows = [row for row in logs[value].rows if row["qid"] in wanted]
+        print(format_report(summarize(rows, metrics, logs[value].path), f"{args.method} {args.knob}={value}"))
