@@ -129,10 +129,31 @@ def _test(request: ReproduceRequest, chosen: dict[str, Any], tune_score: float |
     meta = {"method": request.method, "profile": PROFILE, "knobs": chosen, "test": request.test,
             "prompt_set": prompt_set, **request.record}
     say(f"prompt set {prompt_set}: scoring {chosen or 'the paper setting'} once on {len(test)} test questions ...")
-    report = evaluate(program, test, [get_metric(name) for name in TEST_METRICS], RunLog(path, meta),
+    log = RunLog(path, meta)
+    report = evaluate(program, test, [get_metric(name) for name in TEST_METRICS], log,
                       threads=request.threads, progress=request.progress)
+    if retriever is not None and request.method != "oner":
+        write_same_count_recall(log, test, retriever, path.with_suffix(".oner-recall.json"))
     return PromptSetResult(prompt_set, chosen, tune_score, str(path.relative_to(request.folder)), report.metrics,
                            report.cost, settings)
+
+
+def write_same_count_recall(log: RunLog, test: list, retriever: Any, out: Path) -> None:
+    """IRCoT's retrieval figure: per question, one retrieval with the question alone at as many paragraphs as the
+    method read, and that retrieval's gold recall (no LM call), so the table can pair the method's recall with
+    OneR's at the same count."""
+    from hopkit.evaluation.metrics import recall_at
+
+    questions = {ex.qid: ex for ex in test}
+    recalls = {}
+    for row in log.rows:
+        example = questions.get(row["qid"])
+        read = len((row.get("prediction") or {}).get("retrieved") or [])
+        if example is None or not read or not example.gold_pids:
+            continue
+        ranked = [p.pid for p in retriever.retrieve(example.question, read)]
+        recalls[row["qid"]] = {"read": read, "recall": recall_at(ranked, example.gold_pids, read)}
+    out.write_text(json.dumps(recalls, indent=0))
 
 
 def write_record(request: ReproduceRequest, grid: dict[str, list[Any]], picked: dict[str, list], tune: Dataset,

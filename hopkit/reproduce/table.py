@@ -73,6 +73,28 @@ def reproduce_table(studies: list[Study], samples: int = 10_000) -> str:
     return "\n".join(lines)
 
 
+def same_count_recall(study: Study, samples: int = 10_000) -> str | None:
+    """The method's recall at the paragraphs it read against one retrieval with the question at the same count,
+    paired over questions (the IRCoT paper's retrieval figure), from the test log's ``.oner-recall.json``."""
+    from hopkit.evaluation.paired import paired_bootstrap
+
+    log = study.folder / study.record["prompt_sets"][0]["test_log"]
+    sidecar = log.with_suffix(".oner-recall.json")
+    if not sidecar.is_file():
+        return None
+    oner = json.loads(sidecar.read_text())
+    rows = study.rows()
+    shared = [qid for qid in oner if qid in rows]
+    if not shared:
+        return None
+    a = [oner[qid]["recall"] for qid in shared]
+    b = [rows[qid]["metrics"]["recall@15"] for qid in shared]
+    diff, low, high = paired_bootstrap(a, b, samples)
+    read = statistics.mean(oner[qid]["read"] for qid in shared)
+    return (f"R {100 * statistics.mean(b):.1f} vs one retrieval {100 * statistics.mean(a):.1f} at {read:.1f} "
+            f"paragraphs: {100 * diff:+.1f} [{100 * low:+.1f}, {100 * high:+.1f}] (n={len(shared)})")
+
+
 def _cell(study: Study | None, baseline: Study | None, samples: int) -> str:
     if study is None:
         return "-"
@@ -93,6 +115,9 @@ def _cell(study: Study | None, baseline: Study | None, samples: int) -> str:
         for d, label in zip(comparison.differences, ("ΔF1", "ΔR")):
             parts.append(f"{label} {100 * d.diff:+.1f} [{100 * d.low:+.1f}, {100 * d.high:+.1f}] "
                          f"(n={comparison.n})")
+    same = same_count_recall(study, samples)
+    if same:
+        parts.append(same)
     method = study.method
     if method == "ircot" and (first.get("chosen") or {}).get("answer_reader") == "direct":
         method = "ircot-direct"
