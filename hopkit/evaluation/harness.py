@@ -54,7 +54,18 @@ def run_one(program: Callable[..., dspy.Prediction], example: dspy.Example, metr
 
 
 def evaluate(program: Callable[..., dspy.Prediction], examples: Sequence[dspy.Example], metrics: Sequence[Metric],
-             log: RunLog, threads: int = 1, progress: bool = True) -> EvalReport:
+             log: RunLog, threads: int = 1, progress: bool = True, wait_for_writer: bool = False) -> EvalReport:
+    """Answer the examples the log has not, each row appended as it finishes. The log has one writer at a time
+    (``RunLog.writing``): another process writing it is an error, or with ``wait_for_writer`` a wait, after which
+    its rows count."""
+    if not {ex.qid for ex in examples} - log.done_qids():
+        return summarize([r for r in log.rows if r["qid"] in {ex.qid for ex in examples}], metrics, log.path)
+    with log.writing(wait=wait_for_writer):
+        return _evaluate(program, examples, metrics, log, threads, progress)
+
+
+def _evaluate(program: Callable[..., dspy.Prediction], examples: Sequence[dspy.Example], metrics: Sequence[Metric],
+              log: RunLog, threads: int, progress: bool) -> EvalReport:
     done = log.done_qids()
     pending = [ex for ex in examples if ex.qid not in done]
     wanted = {ex.qid for ex in examples}

@@ -2,14 +2,20 @@
 
 A killed run resumes from it: finished qids are skipped, a torn last line is dropped.
 A sidecar ``.meta.json`` records the run's configuration so a resume cannot mix two runs.
-Several processes may append to one log (optimizer workers on the same setting): each row is
-written under an exclusive file lock, and a question answered twice counts once (the first row).
+One process writes a log at a time (``RunLog.writing``): a second ``hopkit eval`` on the same ``--out`` is
+refused with the first one's pid, instead of answering every question again; optimizer workers that meet on one
+setting wait for each other and read what the other answered. The writer's lock is an OS file lock, so it goes
+when its process exits, however it exits. Each row is also appended under a short exclusive lock, and a question
+answered twice counts once (the first row).
 """
 
 from __future__ import annotations
 
 import json
+import os
+import socket
 import threading
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -57,6 +63,24 @@ class RunLog:
         tmp.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8")
         tmp.replace(self.path)
 
+    @contextmanager
+    def writing(self, wait: bool = False) -> Iterator["RunLog"]:
+        """Hold the log's writer lock while answering into it. Another live process holding it: with ``wait``,
+        block until it lets go and then read the rows it added; else a one-line error that names it. Taken again
+        by the thread that holds it, it is a no-op."""
+        holder = _held.get(self.path.resolve())
+        if holder is not None:
+            yield self
+            return
+        handle = _acquire(self.path, wait)
+        _held[self.path.resolve()] = handle
+        try:
+            self.rows = self._read_rows()  # what an earlier writer added while this one waited
+            yield self
+        finally:
+            del _held[self.path.resolve()]
+            handle.close()  # closing the file releases its lock
+
     def done_qids(self) -> set[str]:
         """Questions answered without an error; a question whose row recorded an error runs again."""
         return {row["qid"] for row in self.rows if not row.get("error")}
@@ -98,6 +122,35 @@ def final_rows(rows: list[dict]) -> list[dict]:
                 chosen[qid].get("error") and row.get("error")):
             chosen[qid] = row
     return list(chosen.values())
+
+
+_held: dict[Path, object] = {}  # the writer locks this process holds, by log
+
+
+def _writer_lock(path: Path) -> Path:
+    return path.parent / f".{path.name}.writer"
+
+
+def _acquire(path: Path, wait: bool):
+    """The open, locked writer-lock file of ``path``, with this process's pid written in it."""
+    try:
+        import fcntl
+    except ImportError:  # Windows: no cross-process check
+        return open(os.devnull, "a")
+    lock = _writer_lock(path)
+    handle = open(lock, "a+")
+    try:
+        fcntl.flock(handle, fcntl.LOCK_EX | (0 if wait else fcntl.LOCK_NB))
+    except BlockingIOError:
+        handle.seek(0)
+        other = handle.read().strip() or "another process"
+        handle.close()
+        raise InputError(f"{path} is being written by {other}; wait for it to finish, or pass another --out") from None
+    handle.seek(0)
+    handle.truncate()
+    handle.write(f"process {os.getpid()} on {socket.gethostname()}")
+    handle.flush()
+    return handle
 
 
 @contextmanager

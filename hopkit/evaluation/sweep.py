@@ -9,6 +9,7 @@ skipped on a rerun."""
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
@@ -23,11 +24,14 @@ from hopkit.evaluation.run_log import RunLog
 def sweep(programs: dict[Any, Callable[..., dspy.Prediction]], examples: Sequence[dspy.Example],
           metrics: Sequence[Metric], logs: dict[Any, RunLog], progress: bool = True) -> None:
     """Answer every example with every value's program, question by question; ``logs[value]`` keeps its rows."""
-    done = {value: log.done_qids() for value, log in logs.items()}
-    for example in tqdm(examples, desc="sweep", unit="q", dynamic_ncols=True, disable=not progress):
-        for value, program in programs.items():
-            if example.qid not in done[value]:
-                logs[value].append(run_one(program, example, metrics))
+    with ExitStack() as held:
+        for log in logs.values():
+            held.enter_context(log.writing())  # one writer per log, as hopkit eval
+        done = {value: log.done_qids() for value, log in logs.items()}
+        for example in tqdm(examples, desc="sweep", unit="q", dynamic_ncols=True, disable=not progress):
+            for value, program in programs.items():
+                if example.qid not in done[value]:
+                    logs[value].append(run_one(program, example, metrics))
 
 
 def log_path(folder: Path, method: str, knob: str, value: Any, lm: str) -> Path:

@@ -62,7 +62,8 @@ class Objective:
         log = self.log_for(knobs)
         wanted = {ex.qid for ex in self.dev}
         if len(log.done_qids() & wanted) < len(wanted):
-            evaluate(self.build(knobs), self.dev, [self.metric], log, threads=self.threads, progress=self.progress)
+            evaluate(self.build(knobs), self.dev, [self.metric], log, threads=self.threads, progress=self.progress,
+                     wait_for_writer=True)
         return [r for r in log.rows if r["qid"] in wanted]
 
     def __call__(self, trial: optuna.trial.BaseTrial) -> float | tuple[float, ...]:
@@ -73,7 +74,8 @@ class Objective:
         cap_applies = self.max_calls_per_question is not None and knobs != self.reference
         rows: list[dict] = []
         for end in sorted({*bounds, min(COST_PROBE, len(self.dev))} if cap_applies else bounds):
-            report = evaluate(program, self.dev[:end], [self.metric], log, threads=self.threads, progress=self.progress)
+            report = evaluate(program, self.dev[:end], [self.metric], log, threads=self.threads, progress=self.progress,
+                              wait_for_writer=True)  # a worker on the same setting: wait, then read its rows
             wanted = {ex.qid for ex in self.dev[:end]}
             rows = [r for r in log.rows if r["qid"] in wanted]
             stop = over_cap(trial, rows, self.max_calls_per_question) if cap_applies else None
