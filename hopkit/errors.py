@@ -22,18 +22,29 @@ class CorpusError(InputError):
     """A corpus file is malformed: duplicate pids, empty text, bad columns."""
 
 
+def closest(name: str, known: list[str]) -> list[str]:
+    """The known names a mistyped one most likely meant: those it begins (a shortened name: "hotpot"), else the
+    closest spelling ("hopkit")."""
+    import difflib
+
+    known = sorted(known)
+    close = [k for k in known if k.lower().startswith(name.lower())] if name else []
+    return (close or difflib.get_close_matches(name, known, n=1))[:3]
+
+
 class UnknownNameError(InputError):
-    """A method, dataset, metric or model pack name is not registered."""
+    """A name that is not one of the known ones: a method, dataset, metric, model pack, knob, keyword, choice or
+    profile. The message says "did you mean" with the closest; ``template`` words it for its place, with
+    ``{hint}`` where the suggestion goes."""
 
-    def __init__(self, kind: str, name: str, known: list[str]) -> None:
-        import difflib
-
-        # a name the input begins (a shortened name: "hotpot") before the closest spelling ("hopkit")
-        known = sorted(known)
-        close = [k for k in known if k.lower().startswith(name.lower())] if name else []
-        close = close or difflib.get_close_matches(name, known, n=1)
-        hint = f" Did you mean {' or '.join(repr(k) for k in close[:3])}?" if close else ""
-        super().__init__(f"unknown {kind} {name!r}.{hint} Known: {', '.join(known)}.")
+    def __init__(self, kind: str, name: str, known: list[str], template: str | None = None) -> None:
+        close = closest(str(name), [str(k) for k in known])
+        if template is None:
+            hint = f" Did you mean {' or '.join(repr(k) for k in close)}?" if close else ""
+            super().__init__(f"unknown {kind} {name!r}.{hint} Known: {', '.join(sorted(map(str, known)))}.")
+        else:
+            hint = f" (did you mean {' or '.join(repr(k) for k in close)}?)" if close else ""
+            super().__init__(template.format(hint=hint))
 
 
 class StorageError(InputError):

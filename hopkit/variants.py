@@ -15,6 +15,7 @@ from typing import Any
 
 from hopkit.errors import InputError, UnknownNameError
 from hopkit.knobs import KNOBS, parse_knobs
+from hopkit.knobs.knob import show
 
 
 @dataclass(frozen=True)
@@ -32,13 +33,12 @@ class Variant:
 
 def _without(method: str, group: str) -> list[Variant]:
     """One variant per addition the method declares, turned to its paper value, and the paper profile."""
-    rows = [Variant(f"w/o {name}" if knob.paper_value is False else f"{name}={_text(knob.paper_value)}", method,
+    rows = [Variant(f"w/o {name}" if knob.paper_value is False else f"{name}={show(knob.paper_value)}", method,
                     {name: knob.paper_value}, "additions") for name, knob in KNOBS[group].items() if knob.addition]
     return [*rows, Variant("paper profile", method, {}, "profiles", profile="paper")]
 
 
-def _text(value: Any) -> str:
-    return str(value).lower() if isinstance(value, bool) else str(value)
+
 
 
 ABLATIONS: dict[str, list[Variant]] = {

@@ -72,15 +72,3 @@ def test_only_picks_declared_variants_and_the_paper_profile_runs_as_paper(script
     assert main(["ablate", "--method", "ircot", "--n", "1", "--only", "w/o everything"]) == 2
 
 
-def test_ablate_takes_the_values_measured_on_the_dataset_under_each_variants_own(scripted, tmp_path, monkeypatch):
-    from hopkit.knobs import measured
-
-    monkeypatch.setitem(measured.MEASURED_KNOBS, ("ircot", "bundled"), {"k": 2})
-    out = tmp_path / "ablate"
-    assert main(["ablate", "--method", "ircot", "--dataset", "bundled:dev", "--n", "1", "--out", str(out), "--quiet",
-                 "--variants", "base:;K6:k=6"]) == 0
-    summary = json.loads((out / "summary.json").read_text())
-    ks = {v["name"]: [json.loads(line)["trace"]["k"] for line in open(v["log"])] for v in summary["variants"]}
-    assert ks == {"base": [2], "K6": [6]}
-    meta = json.loads(open(summary["variants"][0]["log"].replace(".jsonl", ".meta.json")).read())
-    assert meta["measured_knobs"] == {"base": {"k": 2}}

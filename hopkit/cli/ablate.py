@@ -40,7 +40,6 @@ def cmd_ablate(args: argparse.Namespace) -> None:
     from hopkit.evaluation.ablation import run_ablation, write_outputs
     from hopkit.evaluation.metrics import get_metric
     from hopkit.knobs import KNOBS, check_profile
-    from hopkit.knobs.measured import measured_knobs
     from hopkit.variants import select
     from hopkit.cli.demos import load_demonstrations
     from hopkit.programs.demo_source import resolve_demos_from
@@ -57,16 +56,12 @@ def cmd_ablate(args: argparse.Namespace) -> None:
     dataset = load_dataset(args.dataset)
     task = get_task(args.task or dataset.task)
     methods = {v.method: get_method(v.method) for v in variants}
-    settings, measured = {}, {}
+    settings = {}
     for variant in variants:  # every variant's knobs are checked before anything runs
         group = KNOBS.get(methods[variant.method].knob_group or "", {})
         wanted = {**{k: v for k, v in fixed.items() if k in group}, **variant.knobs}
         check_profile(variant.profile or args.profile)
-        # what hopkit eval takes on this dataset (hopkit/knobs/measured.py), under the variant's and the user's knobs
-        taken = measured_knobs(variant.method, dataset.name, variant.profile or args.profile, wanted)
-        if taken:
-            measured[variant.name] = taken
-        settings[variant.name] = check_knobs(variant.method, task_knobs(variant.method, task, {**taken, **wanted}))
+        settings[variant.name] = check_knobs(variant.method, task_knobs(variant.method, task, wanted))
     examples = pick_questions(dataset.examples, args.n, args.questions)
     from hopkit.tasks import task_metrics
 
@@ -94,8 +89,7 @@ def cmd_ablate(args: argparse.Namespace) -> None:
     meta = {"dataset": dataset.name, "dataset_spec": args.dataset, "lm": args.lm, "api_base": args.api_base, "retriever": args.retriever,
             "reader": args.reader, "demos_from": demos_from[0] if len(demos_from) == 1 else demos_from, "max_tokens": args.max_tokens,
             "fixed_knobs": fixed, "profile": args.profile,
-            **({"task": task.name} if task.name != "multihop-qa" else {}), **retriever_choice(args),
-            **({"measured_knobs": measured} if measured else {})}
+            **({"task": task.name} if task.name != "multihop-qa" else {}), **retriever_choice(args)}
     results = run_ablation(variants, build, examples, metrics, Path(folder), meta, args.threads, not args.quiet)
     title = (f"{args.method} ablations on {dataset.name} ({task.name}; n = {len(examples)}, {args.retriever}, "
              f"{args.lm})")

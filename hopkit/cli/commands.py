@@ -158,8 +158,6 @@ def _program(args: argparse.Namespace, dataset, configure_lm: Callable[[], objec
     from hopkit.programs.registry import check_knobs
 
     knobs = check_knobs(args.method, task_knobs(args.method, task, parse_knobs(args.set)))  # before any loading
-    args.measured_knobs = {} if saved is not None else _measured(args, dataset, knobs)
-    knobs = {**knobs, **args.measured_knobs}
     retriever = load_retriever(args, dataset) if method.needs_retriever else None
     reader = open_reader(getattr(args, "reader", "lm")) if method.needs_reader else None
     corpus = getattr(retriever.inner, "corpus", None) if retriever is not None else None
@@ -185,21 +183,6 @@ def _program(args: argparse.Namespace, dataset, configure_lm: Callable[[], objec
     program = apply_task(build_program(args.method, retriever=retriever, reader=reader, train=train,
                                        profile=getattr(args, "profile", "hopkit"), **knobs), task)
     return program, corpus
-
-
-def _measured(args: argparse.Namespace, dataset, given: dict) -> dict:
-    """The knob values tuned for this method on this dataset that the user did not set (hopkit/knobs/measured.py),
-    said on stderr."""
-    from hopkit.knobs.measured import measured_knobs
-    from hopkit.programs.registry import check_knobs
-
-    taken = check_knobs(args.method, measured_knobs(args.method, dataset.name if dataset else None,
-                                                     getattr(args, "profile", "hopkit"), given))
-    if taken:
-        values = " ".join(f"{name}={value}" for name, value in taken.items())
-        print(f"note: {args.method} on {dataset.name} takes {values}, tuned on that dataset's dev questions "
-              f"(docs/results.md); --set overrides it.", file=sys.stderr)
-    return taken
 
 
 def _print_answer(question: str, prediction: dspy.Prediction, corpus, gold: list[str] | None = None) -> None:
@@ -297,8 +280,6 @@ def cmd_eval(args: argparse.Namespace) -> None:
         meta["program"] = str(args.program.resolve())
     if get_method(args.method).uses_demos:
         meta["demos_from"] = getattr(args, "demos_resolved", "the saved program's")
-    if getattr(args, "measured_knobs", None):  # absent otherwise, so that earlier logs still resume
-        meta["measured_knobs"] = args.measured_knobs
     log = RunLog(Path(out), meta)
     already = len(log.done_qids() & {ex.qid for ex in examples})
     if already:

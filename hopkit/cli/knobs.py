@@ -1,6 +1,5 @@
-"""``hopkit knobs METHOD [--profile P] [--dataset NAME]``: every knob of a method with its effective value, range,
-paper value, what it does and where it came from; with a dataset, the values measured on it that ``hopkit eval``
-takes there (hopkit/knobs/measured.py)."""
+"""``hopkit knobs METHOD [--profile P]``: every knob of a method with its effective value, range, paper value, what
+it does and where it came from (the paper's section, or an addition's reason and the link to its evidence)."""
 
 from __future__ import annotations
 
@@ -17,9 +16,6 @@ def add_parser(verbs: argparse._SubParsersAction) -> None:
     parser.add_argument("--reader", default="lm", help="the reader whose calibrated theta SearChain uses "
                                                        "(lm | lm:span | extractive:NAME); default: %(default)s")
     parser.add_argument("--set", action="append", default=[], metavar="KNOB=VALUE", help="show with a knob set")
-    parser.add_argument("--dataset", default=None, metavar="NAME",
-                        help="show the values hopkit eval takes on this dataset (e.g. musique:validation), where "
-                             "a value was tuned on its dev questions")
     parser.set_defaults(run=cmd_knobs)
 
 
@@ -33,14 +29,7 @@ def cmd_knobs(args: argparse.Namespace) -> None:
     if method.knob_group is None:
         print(f"{args.method} has no knobs")
         return
-    from hopkit.knobs.measured import measured_knobs
-
-    taken = measured_knobs(args.method, args.dataset, args.profile, given)
-    rows = knob_rows(method.knob_group, args.profile, {**given, **taken},
-                     reader=_reader(args.reader, method.needs_reader))
-    for row in rows:
-        if row["name"] in taken:
-            row["value"] += f" (tuned on {args.dataset}'s dev questions: docs/results.md)"
+    rows = knob_rows(method.knob_group, args.profile, given, reader=_reader(args.reader, method.needs_reader))
     print(f"{args.method} ({args.profile} profile): {method.description}")
     print(render_rows(rows))
 

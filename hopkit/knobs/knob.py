@@ -7,12 +7,11 @@ wherever it comes from.
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from hopkit.errors import InputError
+from hopkit.errors import InputError, UnknownNameError
 
 _AS_DEFAULT = object()  # a knob whose paper value is its default
 PROFILES = ("hopkit", "paper")
@@ -74,9 +73,8 @@ class Knob:
             return value
         if kind == "choice":
             if value not in self.choices:
-                close = difflib.get_close_matches(str(value), [str(c) for c in self.choices], n=1)
-                hint = f" (did you mean {close[0]!r}?)" if close else ""
-                raise InputError(f"{self.name}={value!r} is not one of {', '.join(map(str, self.choices))}{hint}")
+                raise UnknownNameError("value", str(value), [str(c) for c in self.choices],
+                                       f"{self.name}={value!r} is not one of {', '.join(map(str, self.choices))}{{hint}}")
             return value
         if isinstance(value, bool) or not isinstance(value, (int, float)):
             wanted = "an integer" if kind == "int" else "a number"
@@ -94,11 +92,17 @@ class Knob:
 
 def check_profile(profile: str) -> str:
     if profile not in PROFILES:
-        close = difflib.get_close_matches(str(profile), PROFILES, n=1)
-        hint = f" (did you mean {close[0]!r}?)" if close else ""
-        raise InputError(f"unknown profile {profile!r}{hint}; use one of {', '.join(PROFILES)}")
+        raise UnknownNameError("profile", str(profile), list(PROFILES),
+                               f"unknown profile {profile!r}{{hint}}; use one of {', '.join(PROFILES)}")
     return profile
 
 
 def _number(value: float | None) -> str:
     return "-" if value is None else (str(int(value)) if float(value).is_integer() else str(value))
+
+
+def show(value: Any) -> str:
+    """A knob value as a person reads it and as ``--set`` takes it: true/false, none, else the value."""
+    if value is None:
+        return "none"
+    return str(value).lower() if isinstance(value, bool) else str(value)

@@ -4,12 +4,11 @@ one way everywhere."""
 
 from __future__ import annotations
 
-import difflib
 from typing import Any
 
-from hopkit.errors import InputError
+from hopkit.errors import UnknownNameError
 from hopkit.knobs.declared import KNOBS
-from hopkit.knobs.knob import Knob, check_profile
+from hopkit.knobs.knob import Knob, check_profile, show
 
 
 def declared(group: str) -> dict[str, Knob]:
@@ -21,10 +20,8 @@ def check_names(group: str, names: list[str], owner: str | None = None) -> None:
     known = declared(group)
     for name in names:
         if name not in known:
-            close = difflib.get_close_matches(name, list(known), n=1)
-            hint = f" (did you mean {close[0]!r}?)" if close else ""
-            raise InputError(f"{owner or group!r} has no knob {name!r}{hint}; its knobs: "
-                             f"{', '.join(known) or 'none'}")
+            raise UnknownNameError("knob", name, list(known), f"{owner or group!r} has no knob {name!r}{{hint}}; "
+                                   f"its knobs: {', '.join(known) or 'none'}")
 
 
 def check_values(group: str, knobs: dict[str, Any], owner: str | None = None) -> dict[str, Any]:
@@ -51,10 +48,7 @@ def knob_help(group: str) -> str:
     lines = ["Knobs (hopkit/knobs/declared.py; None takes the profile's value, ``profile`` is hopkit or paper):"]
     for knob in declared(group).values():
         mark = " [addition]" if knob.addition else ""
-        lines.append(f"    {knob.name}: hopkit {_show(knob.default)}, paper {_show(knob.paper_value)}, "
+        lines.append(f"    {knob.name}: hopkit {show(knob.default)}, paper {show(knob.paper_value)}, "
                      f"{knob.range_text}{mark}. {knob.doc}.")
     return "\n".join(lines)
 
-
-def _show(value: Any) -> str:
-    return str(value).lower() if isinstance(value, bool) else str(value)

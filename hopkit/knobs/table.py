@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from hopkit.knobs.knob import check_profile
+from hopkit.knobs.knob import check_profile, show
 from hopkit.knobs.profiles import declared, resolve
 
 
@@ -38,8 +38,3 @@ def render_rows(rows: list[dict]) -> str:
             lines.append(f"    from: {row['origin']}")
     return "\n".join(lines)
 
-
-def show(value: Any) -> str:
-    if value is None:
-        return "none"
-    return str(value).lower() if isinstance(value, bool) else str(value)

@@ -33,8 +33,6 @@ MEASURED_DEFAULTS: dict[tuple[str, str], tuple[str, ...]] = {
 
 def default_sources(dataset_name: str | None, method: str | None, profile: str = "hopkit") -> tuple[str, ...]:
     """What ``auto`` tries for a method on a real dataset, in order; empty: zero-shot."""
-    from hopkit.knobs.measured import dataset_family
-
     family = dataset_family(dataset_name)
     if profile == PAPER:
         return (TRAIN_SPLITS[family],) if method and family in TRAIN_SPLITS else ()
@@ -66,6 +64,11 @@ def is_automatic(spec: str | None, dataset_name: str | None, method: str | None,
     """Whether ``auto`` chose demonstrations for this method on a real dataset (a choice the user did not make)."""
     return (spec or AUTO).strip() == AUTO and bool(default_sources(dataset_name, method, profile)) and not (
         profile != PAPER and _reads_zero_shot_by_default(method))
+
+
+def dataset_family(dataset_name: str | None) -> str:
+    """``musique`` for ``musique:validation`` (or ``musique:validation@/path/dev.jsonl``)."""
+    return (dataset_name or "").split("@")[0].split(":")[0]
 
 
 def _reads_zero_shot_by_default(method: str | None) -> bool:

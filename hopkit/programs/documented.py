@@ -6,11 +6,10 @@ knobs as declared (hopkit/knobs/declared.py)."""
 
 from __future__ import annotations
 
-import difflib
 import functools
 import inspect
 
-from hopkit.errors import InputError
+from hopkit.errors import UnknownNameError
 from hopkit.knobs import knob_help
 
 
@@ -30,9 +29,8 @@ def _refusing_unknown(init, owner: str, names: list[str]):
     def checked(self, *args, **kwargs):
         for name in kwargs:
             if name not in names:
-                close = difflib.get_close_matches(name, names, n=1)
-                hint = f" (did you mean {close[0]!r}?)" if close else ""
-                raise InputError(f"{owner} has no keyword {name!r}{hint}; see help({owner}) for its knobs")
+                raise UnknownNameError("keyword", name, names,
+                                       f"{owner} has no keyword {name!r}{{hint}}; see help({owner}) for its knobs")
         init(self, *args, **kwargs)
 
     return checked
