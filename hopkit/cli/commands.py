@@ -4,13 +4,9 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 import time
 from collections.abc import Callable
-from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:
-    from hopkit.tasks import Task
 from pathlib import Path
 
 import dspy
@@ -132,57 +128,17 @@ def cmd_models(args: argparse.Namespace) -> None:
         print(f"{name} ready at {fetch(name, force=args.force)}")
 
 
-def task_of(args: argparse.Namespace, dataset) -> "Task":
-    from hopkit.tasks import get_task
-
-    return get_task(getattr(args, "task", None) or (dataset.task if dataset is not None else "multihop-qa"))
-
-
 def _program(args: argparse.Namespace, dataset, configure_lm: Callable[[], object]) -> tuple[dspy.Module, object]:
-    """The program and the corpus its citations point into. Every input is checked first; then
-    ``configure_lm`` loads the LM, before the program is built (demonstrations built from chains of
-    thought ask the LM to write their queries)."""
-    from hopkit.programs.registry import build_program, get_method
+    """The program the flags describe and the corpus its citations point into (``hopkit.run.build`` on the flags'
+    run spec); what ``auto`` chose goes back into ``args`` for the command to print and record."""
+    from hopkit.cli.run_spec import spec_from_flags
+    from hopkit.run import build
 
-    from hopkit.reader.loading import open_reader
-
-    from hopkit.tasks import apply_task, task_knobs
-
-    task = task_of(args, dataset)
-    saved = getattr(args, "program", None)
-    if saved is not None:  # the saved program decides the method; its knobs and demos come with it
-        from hopkit.optimize.saved import read_manifest
-
-        args.method = read_manifest(saved)["method"]
-    method = get_method(args.method)
-    from hopkit.programs.registry import check_knobs
-
-    knobs = check_knobs(args.method, task_knobs(args.method, task, parse_knobs(args.set)))  # before any loading
-    retriever = load_retriever(args, dataset) if method.needs_retriever else None
-    reader = open_reader(getattr(args, "reader", "lm")) if method.needs_reader else None
-    corpus = getattr(retriever.inner, "corpus", None) if retriever is not None else None
-    corpus = corpus or (dataset.corpus if dataset else None)
-    if saved is not None:
-        from hopkit.optimize.saved import load_program
-
-        if args.set or getattr(args, "profile", "hopkit") != "hopkit":
-            raise InputError("--set and --profile cannot change a saved program's knobs (it records its own); "
-                             "optimize again, or drop --program")
-        configure_lm()
-        return apply_task(load_program(saved, retriever=retriever, reader=reader), task), corpus
-    from hopkit.cli.demos import load_demonstrations
-    from hopkit.programs.demo_source import resolve_demos_from
-
-    spec, dataset_name = getattr(args, "demos_from", None), dataset.name if dataset else None
-    profile = getattr(args, "profile", "hopkit")
-    if method.uses_demos:
-        train, args.demos_resolved = load_demonstrations(spec, dataset_name, args.method, profile)
-    else:  # recorded as before, though unused, so that earlier logs of these methods still resume
-        train, args.demos_resolved = None, resolve_demos_from(spec, dataset_name, args.method, profile) or "none"
-    configure_lm()
-    program = apply_task(build_program(args.method, retriever=retriever, reader=reader, train=train,
-                                       profile=getattr(args, "profile", "hopkit"), **knobs), task)
-    return program, corpus
+    built = build(spec_from_flags(args).checked(), dataset, configure_lm)
+    args.demos_resolved, args.retriever = built.demos_from, built.retriever
+    if built.retriever_choice:
+        args.retriever_choice = built.retriever_choice
+    return built.program, built.corpus
 
 
 def _print_answer(question: str, prediction: dspy.Prediction, corpus, gold: list[str] | None = None) -> None:
@@ -252,44 +208,28 @@ def cmd_ask(args: argparse.Namespace) -> None:
 
 
 def eval_meta(args: argparse.Namespace, dataset_name: str, knobs: dict) -> dict:
-    """The settings a run log records, so that a resume cannot mix two runs."""
-    return {"method": args.method, "dataset": dataset_name, "dataset_spec": getattr(args, "dataset", None),
-            "lm": args.lm, "api_base": args.api_base,
-            "knobs": knobs, "profile": getattr(args, "profile", "hopkit"), "retriever": args.retriever,
-            "max_tokens": args.max_tokens, **retriever_choice(args)}
+    """The settings a run log records, so that a resume cannot mix two runs (``hopkit.run.run_meta``)."""
+    from dataclasses import replace
+
+    from hopkit.cli.run_spec import spec_from_flags
+    from hopkit.run import run_meta
+
+    meta = run_meta(replace(spec_from_flags(args), knobs=knobs), dataset_name)
+    return {**meta, "retriever": args.retriever, **retriever_choice(args)}
 
 
 def cmd_eval(args: argparse.Namespace) -> None:
-    from hopkit.evaluation.harness import evaluate, format_report, format_rows
-    from hopkit.evaluation.metrics import get_metric
-    from hopkit.evaluation.run_log import RunLog
-    from hopkit.programs.registry import get_method
+    from hopkit.cli.main import build_parser
+    from hopkit.cli.run_spec import eval_spec
+    from hopkit.evaluation.harness import format_report, format_rows
+    from hopkit.run import run_eval
 
-    dataset = load_dataset(args.dataset)
-    examples = pick_questions(dataset.examples, args.n, args.questions)
-    program, _ = _program(args, dataset, lambda: configure_lm(args))
-    from hopkit.tasks import task_metrics
-
-    task = task_of(args, dataset)
-    metrics = [get_metric(name) for name in (args.metrics.split(",") if args.metrics else task_metrics(task, examples))]
-    out = args.out or runs_dir() / slug(dataset.name) / f"{slug(args.method)}__{slug(args.lm)}.jsonl"
-    meta = eval_meta(args, dataset.name, parse_knobs(args.set))
-    if task.name != "multihop-qa":
-        meta["task"] = task.name
-    if args.program is not None:
-        meta["program"] = str(args.program.resolve())
-    if get_method(args.method).uses_demos:
-        meta["demos_from"] = getattr(args, "demos_resolved", "the saved program's")
-    log = RunLog(Path(out), meta)
-    already = len(log.done_qids() & {ex.qid for ex in examples})
-    if already:
-        print(f"resuming {out}: {already} of {len(examples)} questions already done")
-    report = evaluate(program, examples, metrics, log, threads=args.threads, progress=not args.quiet)
+    spec = eval_spec(args, build_parser().parse_args(["eval"]))
+    run = run_eval(spec, api_key=args.api_key, progress=not args.quiet)
     if args.per_question:
-        wanted = {ex.qid for ex in examples}
-        print(format_rows([row for row in log.rows if row["qid"] in wanted]))
-    print(format_report(report, f"{args.method} {dataset.name}" + (f" ({task.name})" if task.name != "multihop-qa" else "")))
-    print(f"rows: {out}")
+        print(format_rows(run.rows))
+    print(format_report(run.report, run.title))
+    print(f"rows: {run.path}")
 
 
 def cmd_optimize(args: argparse.Namespace) -> None:

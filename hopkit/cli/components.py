@@ -52,33 +52,50 @@ def add_retrieval_flags(parser: argparse.ArgumentParser) -> None:
 
 
 def configure_lm(args: argparse.Namespace) -> dspy.LM:
-    lm = make_lm(LMSpec(model=args.lm, api_base=args.api_base, api_key=args.api_key, max_tokens=args.max_tokens,
-                        cache=not args.no_cache, timeout=getattr(args, "lm_timeout", 120.0)))
-    if not LMSpec(model=args.lm).is_local:
+    return use_lm(LMSpec(model=args.lm, api_base=args.api_base, api_key=args.api_key, max_tokens=args.max_tokens,
+                         cache=not args.no_cache, timeout=getattr(args, "lm_timeout", 120.0)))
+
+
+def use_lm(spec: LMSpec) -> dspy.LM:
+    """The LM the spec names, checked reachable (a server) and configured for DSPy."""
+    lm = make_lm(spec)
+    if not spec.is_local:
         check_reachable(lm)
     dspy.configure(lm=lm)
     return lm
 
 
 def load_retriever(args: argparse.Namespace, dataset: Dataset | None) -> CountingRetriever:
-    """The index named by --index, else the dataset's; with a dataset, the index must be over its corpus."""
-    if args.index is None and dataset is None:
+    """The retriever the flags name over the dataset; what ``--retriever auto`` chose goes back into ``args``."""
+    retriever, args.retriever, choice = open_dataset_retriever(args.retriever, args.index,
+                                                               getattr(args, "plaid", None), dataset)
+    if choice:
+        args.retriever_choice = choice
+    return retriever
+
+
+def open_dataset_retriever(backend: str, index: Path | None, plaid: str | None,
+                           dataset: Dataset | None) -> tuple[CountingRetriever, str, str | None]:
+    """The index named by ``index``, else the dataset's; with a dataset, the index must be over its corpus.
+    Returns the retriever, the backend it is, and what ``auto`` measured to choose it (None: nothing measured)."""
+    if index is None and dataset is None:
         raise InputError("give --index or --dataset")
-    if args.index is None and dataset is not None and dataset.corpus is None:
+    if index is None and dataset is not None and dataset.corpus is None:
         raise InputError(f"{dataset.name} brings no passages of its own: index your corpus (e.g. KILT's Wikipedia "
                          "passages) with `hopkit index --backend bm25 --corpus FILE.jsonl --out DIR` and pass --index DIR")
     from hopkit.retrieval.loading import parse_plaid
 
-    if args.retriever == AUTO:
-        _apply_choice_rule(args, dataset)
-    retriever = open_retriever(args.retriever, lambda backend: default_index_path(dataset.corpus_name, backend),
-                               args.index, parse_plaid(getattr(args, "plaid", None)))
+    choice = None
+    if backend == AUTO:
+        backend, choice = _choose_backend(index, dataset)
+    retriever = open_retriever(backend, lambda name: default_index_path(dataset.corpus_name, name),
+                               index, parse_plaid(plaid))
     corpus = getattr(retriever, "corpus", None)
     if (dataset is not None and dataset.corpus is not None and corpus is not None
             and corpus.fingerprint() != dataset.corpus.fingerprint()):
-        raise InputError(f"the {args.retriever} index was built over another corpus than {dataset.name}'s; "
-                         f"rebuild it with `hopkit index --backend {args.retriever} --dataset {dataset.name}`")
-    return CountingRetriever(retriever)
+        raise InputError(f"the {backend} index was built over another corpus than {dataset.name}'s; "
+                         f"rebuild it with `hopkit index --backend {backend} --dataset {dataset.name}`")
+    return CountingRetriever(retriever), backend, choice
 
 
 def load_dataset(spec: str) -> Dataset:
@@ -106,24 +123,23 @@ def pick_questions(examples: list, n: int | None, questions: str | None) -> list
     return examples[:n] if n else list(examples)
 
 
-def _apply_choice_rule(args: argparse.Namespace, dataset: Dataset | None) -> None:
+def _choose_backend(index: Path | None, dataset: Dataset | None) -> tuple[str, str | None]:
     """``--retriever auto`` (the default): the backend of the index ``--index`` names; else BM25 unless the
     dataset's ColBERT index has the higher question recall (measured only when that index exists; the measurement
-    is printed and kept in ``args.retriever_choice`` for the run's metadata)."""
+    is printed and kept for the run's metadata)."""
     from hopkit.evaluation.retriever_choice import choose_retriever
     from hopkit.retrieval.loading import index_backend, load_index
 
-    if args.index is not None:
-        args.retriever = index_backend(args.index)
-        return
+    if index is not None:
+        return index_backend(index), None
     if dataset is None:
         raise InputError("give --index or --dataset")
     choice = choose_retriever(dataset.examples, lambda backend: default_index_path(dataset.corpus_name, backend),
                               load_index)
-    args.retriever = choice.backend
-    if choice.recalls:  # a measurement was made: say so, and keep it with the run
-        args.retriever_choice = choice.summary()
-        print(f"retriever: {args.retriever_choice}", file=sys.stderr)
+    if not choice.recalls:
+        return choice.backend, None
+    print(f"retriever: {choice.summary()}", file=sys.stderr)  # a measurement was made: say so
+    return choice.backend, choice.summary()
 
 
 def retriever_choice(args: argparse.Namespace) -> dict:

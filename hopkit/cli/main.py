@@ -68,6 +68,7 @@ def build_parser() -> argparse.ArgumentParser:
     bench.set_defaults(run=commands.cmd_eval_retrieval)
 
     from hopkit.cli import ablate, analyses, calibrate, knobs, reproduce
+    from hopkit.cli.run_spec import add_spec_flags
 
     ablate.add_parser(verbs)
     reproduce.add_parsers(verbs)
@@ -157,6 +158,7 @@ def build_parser() -> argparse.ArgumentParser:
             verb.add_argument("--out", type=Path, default=None, help="JSONL of rows (resumed if it exists)")
             verb.add_argument("--quiet", action="store_true", help="no progress bar")
             verb.add_argument("--per-question", action="store_true", help="print each question's scores and cost")
+            add_spec_flags(verb)
         verb.add_argument("--method", default="oner")
         verb.add_argument("--program", type=Path, default=None,
                           help="a saved program folder from hopkit optimize (its method, knobs and demos)")

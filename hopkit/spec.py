@@ -1,0 +1,145 @@
+"""A run, declared once: everything ``hopkit eval`` needs in one typed, frozen object.
+
+A spec comes from flags, from a TOML file (``hopkit eval --config run.toml``) or from a run log
+(``hopkit eval --like runs/x.jsonl``, whose metadata holds the spec it ran), and flags given on the command
+line override the file or log. It is checked once, here, with one-line errors, before anything loads. What it
+says is then carried out in one pass down (``hopkit.run``): data, retriever, reader and LM, the program, then the
+harness.
+
+    method = "ircot"
+    dataset = "musique:validation@dev100.jsonl"
+    questions = "1-50"
+    profile = "paper"
+    demos_from = "ircot-demos:musique.txt"
+    [knobs]
+    k = 6
+"""
+
+from __future__ import annotations
+
+import json
+import tomllib
+from dataclasses import asdict, dataclass, field, fields, replace
+from pathlib import Path
+from typing import Any
+
+from hopkit.errors import InputError, MissingArtifactError, UnknownNameError
+from hopkit.lm.factory import DEFAULT_LM, LMSpec
+
+
+@dataclass(frozen=True)
+class RunSpec:
+    method: str = "oner"
+    dataset: str = "bundled:dev"
+    questions: str | None = None  # "A-B", 1-based and inclusive
+    n: int | None = None  # the first n (of the range)
+    profile: str = "hopkit"
+    knobs: dict[str, Any] = field(default_factory=dict)
+    demos_from: str = "auto"
+    program: str | None = None  # a saved program folder (hopkit optimize); it decides method, knobs and demos
+    task: str | None = None
+    metrics: tuple[str, ...] | None = None  # None: the task's
+    retriever: str = "auto"
+    index: str | None = None
+    plaid: str | None = None
+    reader: str = "lm"
+    lm: str = DEFAULT_LM
+    api_base: str | None = None
+    max_tokens: int = 512
+    lm_timeout: float = 120.0
+    cache: bool = True
+    threads: int = 1
+    out: str | None = None
+
+    def lm_spec(self, api_key: str | None = None) -> LMSpec:
+        return LMSpec(model=self.lm, api_base=self.api_base, api_key=api_key, max_tokens=self.max_tokens,
+                      cache=self.cache, timeout=self.lm_timeout)
+
+    def to_dict(self) -> dict[str, Any]:
+        """What a run log's metadata holds (``spec``), and what ``--like`` reads back."""
+        data = asdict(self)
+        data["metrics"] = list(self.metrics) if self.metrics is not None else None
+        return data
+
+    def checked(self) -> "RunSpec":
+        """The spec, or a one-line error for the first thing in it that cannot run."""
+        from hopkit.data.registry import KINDS
+        from hopkit.evaluation.metrics import get_metric
+        from hopkit.knobs import check_profile
+        from hopkit.programs.registry import check_knobs, get_method
+
+        get_method(self.method)
+        check_profile(self.profile)
+        knobs = check_knobs(self.method, dict(self.knobs))
+        kind = self.dataset.partition(":")[0]
+        if kind not in KINDS:
+            raise UnknownNameError("dataset", kind, KINDS)
+        if self.questions is not None:
+            first, sep, last = self.questions.partition("-")
+            if not sep or not first.strip().isdigit() or not last.strip().isdigit() or not 1 <= int(first) <= int(last):
+                raise InputError(f"--questions expects A-B with 1 <= A <= B (e.g. 51-80), got {self.questions!r}")
+        if self.n is not None and self.n < 1:
+            raise InputError("--n must be at least 1")
+        for name in self.metrics or ():
+            get_metric(name)
+        if self.threads < 1 or self.max_tokens < 1:
+            raise InputError("threads and max_tokens must be at least 1")
+        return replace(self, knobs=knobs)
+
+
+FIELDS = {f.name: f for f in fields(RunSpec)}
+# what each field takes, for the one-line error a wrong type gets
+TYPES: dict[str, tuple[type, ...]] = {
+    "method": (str,), "dataset": (str,), "questions": (str, type(None)), "n": (int, type(None)),
+    "profile": (str,), "knobs": (dict,), "demos_from": (str,), "program": (str, type(None)), "task": (str, type(None)),
+    "metrics": (list, tuple, type(None)), "retriever": (str,), "index": (str, type(None)), "plaid": (str, type(None)),
+    "reader": (str,), "lm": (str,), "api_base": (str, type(None)), "max_tokens": (int,), "lm_timeout": (int, float),
+    "cache": (bool,), "threads": (int,), "out": (str, type(None)),
+}
+
+
+def from_mapping(data: dict[str, Any], source: str, base: RunSpec | None = None) -> RunSpec:
+    """A spec from a mapping (a TOML file's tables, a log's metadata); unknown fields and wrong types refused."""
+    values = {}
+    for name, value in data.items():
+        if name not in FIELDS:
+            raise UnknownNameError("run setting", name, list(FIELDS),
+                                   f"{source}: {name!r} is not a run setting{{hint}}; the settings: "
+                                   f"{', '.join(FIELDS)}")
+        wanted = TYPES[name]
+        if isinstance(value, bool) and bool not in wanted or not isinstance(value, wanted):
+            names = " or ".join(t.__name__ if t is not type(None) else "none" for t in wanted)
+            raise InputError(f"{source}: {name} = {value!r} is a {type(value).__name__}; it takes {names}")
+        values[name] = tuple(value) if name == "metrics" and value is not None else value
+    return replace(base or RunSpec(), **values)
+
+
+def from_toml(path: Path) -> RunSpec:
+    if not path.is_file():
+        raise MissingArtifactError(f"no run file at {path}; write one with the settings of hopkit eval "
+                                   "(method, dataset, knobs, ...)")
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except tomllib.TOMLDecodeError as error:
+        raise InputError(f"{path} is not TOML ({error})") from None
+    return from_mapping(data, str(path))
+
+
+def from_log(path: Path) -> RunSpec:
+    """The spec a run log ran with, from its ``.meta.json``."""
+    meta_path = path.with_suffix(".meta.json") if path.suffix != ".json" else path
+    if not meta_path.is_file():
+        raise MissingArtifactError(f"no settings beside {path} ({meta_path.name}): --like takes a run log that "
+                                   "hopkit eval wrote")
+    meta = json.loads(meta_path.read_text(encoding="utf-8"))
+    if "spec" not in meta:
+        raise InputError(f"{meta_path} holds no run spec (a log from before run specs): rerun it with flags")
+    return from_mapping(meta["spec"], str(meta_path))
+
+
+def override(spec: RunSpec, given: dict[str, Any]) -> RunSpec:
+    """The spec with the flags the user gave on top; knobs merge, a flag's knob winning."""
+    values = dict(given)
+    if "knobs" in values:
+        values["knobs"] = {**spec.knobs, **values["knobs"]}
+    return replace(spec, **values)

@@ -1,0 +1,78 @@
+"""A run declared once: ``hopkit eval --config run.toml`` and ``--like LOG`` give the logged run's predictions
+again, for each method, on a scripted LM; a spec with an unknown field, a wrong type or a missing file is a one-line
+error; a flag overrides the file."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import dspy
+import pytest
+
+sys.path.insert(0, str(Path(__file__).parent))
+
+from hopkit.cli.main import main  # noqa: E402
+from hopkit.errors import InputError, MissingArtifactError  # noqa: E402
+from hopkit.lm.accounted import AccountedLM  # noqa: E402
+from hopkit.spec import RunSpec, from_log, from_toml  # noqa: E402
+from scripted_engine import FieldEchoEngine  # noqa: E402
+
+
+@pytest.fixture
+def scripted(monkeypatch, hopkit_home):
+    lm = AccountedLM("local/scripted", engine=FieldEchoEngine(answer="Morn"), cache=False)
+    monkeypatch.setattr("hopkit.cli.components.use_lm", lambda spec: dspy.configure(lm=lm))
+    assert main(["index", "--backend", "bm25", "--dataset", "bundled:dev"]) == 0
+
+
+def _predictions(path: Path) -> dict[str, dict]:
+    return {row["qid"]: row["prediction"] for row in map(json.loads, path.read_text().splitlines())}
+
+
+@pytest.mark.parametrize("method,knob", [("oner", "k=3"), ("ircot", "k=2"), ("searchain", "r_max=1"),
+                                         ("tor", "depth=1")])
+def test_like_and_config_give_the_logged_runs_predictions_again(scripted, tmp_path, method, knob):
+    first = tmp_path / "first.jsonl"
+    assert main(["eval", "--method", method, "--dataset", "bundled:dev", "--n", "2", "--set", knob, "--quiet",
+                 "--profile", "paper", "--out", str(first)]) == 0
+    spec = from_log(first)
+    assert (spec.method, spec.n, spec.profile, spec.knobs) == (method, 2, "paper", {knob.split("=")[0]: int(knob[-1])})
+    again = tmp_path / "again.jsonl"
+    assert main(["eval", "--like", str(first), "--out", str(again), "--quiet"]) == 0
+    assert _predictions(again) == _predictions(first)
+    config = tmp_path / "run.toml"
+    name, value = knob.split("=")
+    config.write_text(f'method = "{method}"\ndataset = "bundled:dev"\nn = 2\nprofile = "paper"\n[knobs]\n{name} = {value}\n')
+    from_file = tmp_path / "from-file.jsonl"
+    assert main(["eval", "--config", str(config), "--out", str(from_file), "--quiet"]) == 0
+    assert _predictions(from_file) == _predictions(first)
+
+
+def test_a_flag_overrides_the_file(scripted, tmp_path):
+    config = tmp_path / "run.toml"
+    config.write_text('method = "oner"\nn = 3\n[knobs]\nk = 3\n')
+    out = tmp_path / "run.jsonl"
+    assert main(["eval", "--config", str(config), "--set", "k=5", "--n", "1", "--out", str(out), "--quiet"]) == 0
+    rows = [json.loads(line) for line in out.read_text().splitlines()]
+    assert len(rows) == 1 and len(rows[0]["prediction"]["retrieved"]) == 5
+    assert from_log(out).knobs == {"k": 5} and from_log(out).n == 1
+
+
+def test_a_bad_spec_is_one_line(tmp_path, capsys):
+    unknown = tmp_path / "unknown.toml"
+    unknown.write_text('method = "oner"\nknbos = {k = 3}\n')
+    with pytest.raises(InputError, match=r"'knbos' is not a run setting \(did you mean 'knobs'\?\)"):
+        from_toml(unknown)
+    wrong = tmp_path / "wrong.toml"
+    wrong.write_text('method = "oner"\nn = "ten"\n')
+    with pytest.raises(InputError, match=r"n = 'ten' is a str; it takes int or none"):
+        from_toml(wrong)
+    with pytest.raises(MissingArtifactError, match="no run file at"):
+        from_toml(tmp_path / "missing.toml")
+    with pytest.raises(InputError, match="has no knob 'kk'"):
+        RunSpec(method="oner", knobs={"kk": 1}).checked()
+    assert main(["eval", "--config", str(wrong)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("hopkit: error:") and "it takes int or none" in err[0]
