@@ -33,9 +33,9 @@ def build(spec: RunSpec, dataset: Dataset | None, configure_lm: Callable[[], obj
     """The spec's program over its retriever and reader. Every input is checked before anything loads; the LM is
     configured before the program is built (demonstrations built from chains of thought ask the LM to write their
     queries)."""
-    from hopkit.cli.components import open_dataset_retriever, use_lm
-    from hopkit.cli.demos import load_demonstrations
-    from hopkit.programs.demo_source import resolve_demos_from
+    from hopkit.evaluation.retriever_choice import open_dataset_retriever
+    from hopkit.lm.factory import use_lm
+    from hopkit.programs.demo_source import load_demonstrations, resolve_demos_from
     from hopkit.programs.registry import build_program, check_knobs, get_method
     from hopkit.reader.loading import open_reader
     from hopkit.tasks import apply_task, get_task, task_knobs
@@ -107,7 +107,7 @@ class EvalRun:
 def run_eval(spec: RunSpec, api_key: str | None = None, progress: bool = True,
              say: Callable[[str], None] = print) -> EvalRun:
     """Evaluate the spec's program on its questions into a resumable run log."""
-    from hopkit.cli.components import pick_questions
+    from hopkit.data.examples import pick_questions
     from hopkit.data.registry import load_dataset_spec
     from hopkit.evaluation.harness import evaluate
     from hopkit.evaluation.metrics import get_metric

@@ -106,13 +106,10 @@ def test_the_step_is_an_addition_on_in_hopkit_off_in_the_paper_profile_for_every
 
 
 def test_the_replay_applies_the_step_to_a_logged_answer_and_rescores_it():
-    import sys
-    from pathlib import Path
+    from hopkit.report.replay import replay as replay_step
 
-    scripts = str(Path(__file__).resolve().parent.parent / "scripts")
-    if scripts not in sys.path:
-        sys.path.insert(0, scripts)
-    from replay_date_comparison import replay
+    def replay(rows):
+        return replay_step(rows, "date_comparison")
 
     row = {"qid": "q1", "question": "Which film was released earlier, Grandi Magazzini or Krudt Og Klunker?",
            "answers": ["Krudt Og Klunker"], "gold_pids": ["a", "b"],

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from hopkit.cli import demos as cli_demos
+from hopkit.programs import demo_source as demos
 from hopkit.errors import MissingArtifactError
 from hopkit.programs import demo_source
 from hopkit.programs.demo_source import resolve_demos_from
@@ -40,7 +40,7 @@ def _unavailable(spec: str):
 
 def test_a_measured_default_that_cannot_be_loaded_runs_zero_shot_and_says_so(monkeypatch, capsys):
     monkeypatch.setattr("hopkit.data.registry.load_dataset_spec", _unavailable)
-    train, recorded = cli_demos.load_demonstrations("auto", "musique:validation", "ircot")
+    train, recorded = demos.load_demonstrations("auto", "musique:validation", "ircot")
     assert train is None and recorded == "none (musique:train unavailable)"
     note = capsys.readouterr().err
     assert "musique:train" in note and "--demos-from none" in note and "zero-shot" in note
@@ -49,16 +49,16 @@ def test_a_measured_default_that_cannot_be_loaded_runs_zero_shot_and_says_so(mon
 def test_a_source_the_user_named_fails_loudly(monkeypatch):
     monkeypatch.setattr("hopkit.data.registry.load_dataset_spec", _unavailable)
     with pytest.raises(MissingArtifactError, match="could not load musique:train"):
-        cli_demos.load_demonstrations("in-domain", "musique:validation", "ircot")
+        demos.load_demonstrations("in-domain", "musique:validation", "ircot")
     with pytest.raises(MissingArtifactError):
-        cli_demos.load_demonstrations("musique:train", "musique:validation", "ircot")
+        demos.load_demonstrations("musique:train", "musique:validation", "ircot")
 
 
 def test_a_loaded_source_is_recorded_as_resolved(monkeypatch):
     monkeypatch.setattr("hopkit.data.registry.load_dataset_spec", lambda spec: _Named(f"dataset {spec}"))
-    assert cli_demos.load_demonstrations("auto", "musique:validation", "ircot") == (
+    assert demos.load_demonstrations("auto", "musique:validation", "ircot") == (
         "dataset musique:train", "musique:train")
-    assert cli_demos.load_demonstrations("auto", "musique:validation", "tor") == (None, "none")
+    assert demos.load_demonstrations("auto", "musique:validation", "tor") == (None, "none")
 
 
 def test_an_unloadable_default_gives_way_to_the_next_measured_source(monkeypatch, capsys):
@@ -68,12 +68,12 @@ def test_an_unloadable_default_gives_way_to_the_next_measured_source(monkeypatch
         return _unavailable(spec) if spec == "musique:train" else _Named(f"dataset {spec}")
 
     monkeypatch.setattr("hopkit.data.registry.load_dataset_spec", hub_offline)
-    assert cli_demos.load_demonstrations("auto", "musique:validation", "ircot") == ("dataset hopkit:wiki",
+    assert demos.load_demonstrations("auto", "musique:validation", "ircot") == ("dataset hopkit:wiki",
                                                                                      "hopkit:wiki")
     assert "musique:train" in capsys.readouterr().err
 
 
 def test_hopkits_own_demonstrations_load_offline_when_named():
-    train, recorded = cli_demos.load_demonstrations("hopkit:wiki", "hotpotqa-distractor:validation", "ircot")
+    train, recorded = demos.load_demonstrations("hopkit:wiki", "hotpotqa-distractor:validation", "ircot")
     assert recorded == "hopkit:wiki" and len(train.examples) == 10
-    assert cli_demos.load_demonstrations("auto", "hotpotqa-distractor:validation", "ircot") == (None, "none")
+    assert demos.load_demonstrations("auto", "hotpotqa-distractor:validation", "ircot") == (None, "none")

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from hopkit.cli import demos as cli_demos
+from hopkit.programs import demo_source as demos
 from hopkit.data.registry import load_dataset_spec
 from hopkit.errors import MissingArtifactError
 from hopkit.knobs import profile_values
@@ -43,7 +43,7 @@ def test_paper_demonstrations_that_cannot_be_loaded_leave_the_run_zero_shot_and_
         raise MissingArtifactError(f"could not load {spec} from the Hugging Face hub (ConnectionError)")
 
     monkeypatch.setattr("hopkit.data.registry.load_dataset_spec", offline)
-    assert cli_demos.load_demonstrations("auto", "2wikimultihopqa:validation", "searchain", "paper") == (
+    assert demos.load_demonstrations("auto", "2wikimultihopqa:validation", "searchain", "paper") == (
         None, "none (2wikimultihopqa:train unavailable)")
     err = capsys.readouterr().err
     assert "the paper profile is few-shot" in err and "ircot-demos:FILE" in err and "runs zero-shot" in err

@@ -23,7 +23,7 @@ from scripted_engine import FieldEchoEngine  # noqa: E402
 @pytest.fixture
 def scripted(monkeypatch, hopkit_home):
     lm = AccountedLM("local/scripted", engine=FieldEchoEngine(answer="Morn"), cache=False)
-    monkeypatch.setattr("hopkit.cli.components.use_lm", lambda spec: dspy.configure(lm=lm))
+    monkeypatch.setattr("hopkit.lm.factory.use_lm", lambda spec: dspy.configure(lm=lm))
     assert main(["index", "--backend", "bm25", "--dataset", "bundled:dev"]) == 0
 
 

@@ -8,7 +8,7 @@ import json
 import pytest
 from test_loaders import _musique_row
 
-from hopkit.cli import demos as cli_demos
+from hopkit.programs import demo_source as demos
 from hopkit.cli.main import main
 from hopkit.data.registry import load_dataset_spec
 from hopkit.data.store_split import store_copy
@@ -43,9 +43,9 @@ def test_a_stored_copy_is_read_in_place_of_the_hub(own_home, tmp_path):
 
 def test_the_measured_default_loads_from_the_copy_and_records_it(own_home, tmp_path):
     path, _ = store_copy("musique", "train", _train_rows(tmp_path / "rows.jsonl"))
-    train, recorded = cli_demos.load_demonstrations("auto", "musique:validation", "ircot")
+    train, recorded = demos.load_demonstrations("auto", "musique:validation", "ircot")
     assert len(train.examples) == 2 and recorded == f"musique:train (stored copy {path})"
-    train, recorded = cli_demos.load_demonstrations("musique:train@" + str(path), "musique:validation", "ircot")
+    train, recorded = demos.load_demonstrations("musique:train@" + str(path), "musique:validation", "ircot")
     assert recorded == "musique:train@" + str(path)  # a file the user named is recorded as named
 
 

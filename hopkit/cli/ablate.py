@@ -41,7 +41,7 @@ def cmd_ablate(args: argparse.Namespace) -> None:
     from hopkit.evaluation.metrics import get_metric
     from hopkit.knobs import KNOBS, check_profile
     from hopkit.variants import select
-    from hopkit.cli.demos import load_demonstrations
+    from hopkit.programs.demo_source import load_demonstrations
     from hopkit.programs.demo_source import resolve_demos_from
     from hopkit.programs.registry import build_program, check_knobs, get_method
     from hopkit.reader.loading import open_reader

@@ -47,7 +47,7 @@ def add_parsers(verbs: argparse._SubParsersAction) -> None:
 
 
 def cmd_reproduce(args: argparse.Namespace) -> None:
-    from hopkit.cli.demos import load_demonstrations
+    from hopkit.programs.demo_source import load_demonstrations
     from hopkit.optimize.splits import split_spec
     from hopkit.programs.registry import get_method
     from hopkit.reader.loading import open_reader

@@ -9,6 +9,7 @@ import dspy
 
 from hopkit.data.corpus import Corpus
 from hopkit.data.passage import Passage
+from hopkit.errors import InputError
 
 
 def make_example(qid: str, question: str, answers: list[str], gold_pids: list[str], **extra: object) -> dspy.Example:
@@ -48,3 +49,18 @@ class Dataset:
     corpus_name: str
     task: str = "multihop-qa"  # hopkit/tasks.py: what the answer is and how it is scored
     stored_copy: str | None = None  # the rows `hopkit data add` kept, where they stood in for the hub
+
+
+def pick_questions(examples: list, n: int | None, questions: str | None) -> list:
+    """The questions a run answers: ``--questions A-B`` (1-based, inclusive), then the first ``--n``."""
+    if n is not None and n < 1:
+        raise InputError("--n must be at least 1")
+    if questions:
+        first, sep, last = questions.partition("-")
+        if not sep or not first.strip().isdigit() or not last.strip().isdigit() or not 1 <= int(first) <= int(last):
+            raise InputError(f"--questions expects A-B with 1 <= A <= B (e.g. 51-80), got {questions!r}")
+        if int(first) > len(examples):
+            raise InputError(f"--questions {questions}: the dataset has {len(examples)} questions")
+        examples = examples[int(first) - 1:int(last)]
+    return examples[:n] if n else list(examples)
+

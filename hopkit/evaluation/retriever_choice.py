@@ -14,12 +14,18 @@ from __future__ import annotations
 
 import hashlib
 import json
+import sys
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
 import dspy
 
+from hopkit.data.examples import Dataset
+from hopkit.errors import InputError
+from hopkit.paths import default_index_path
+from hopkit.retrieval.counting import CountingRetriever
+from hopkit.retrieval.loading import open_retriever
 from hopkit.retrieval.staging import MANIFEST
 
 AUTO = "auto"
@@ -88,3 +94,48 @@ def _measure(scored: Sequence[dspy.Example], index_for: Callable[[str], Path], o
     if low > 0:
         return RetrieverChoice("colbert", k, recalls, "ColBERT's question recall is higher", (low, high))
     return RetrieverChoice("bm25", k, recalls, "ColBERT's question recall is not higher beyond noise", (low, high))
+
+
+def open_dataset_retriever(backend: str, index: Path | None, plaid: str | None,
+                           dataset: Dataset | None) -> tuple[CountingRetriever, str, str | None]:
+    """The index named by ``index``, else the dataset's; with a dataset, the index must be over its corpus.
+    Returns the retriever, the backend it is, and what ``auto`` measured to choose it (None: nothing measured)."""
+    if index is None and dataset is None:
+        raise InputError("give --index or --dataset")
+    if index is None and dataset is not None and dataset.corpus is None:
+        raise InputError(f"{dataset.name} brings no passages of its own: index your corpus (e.g. KILT's Wikipedia "
+                         "passages) with `hopkit index --backend bm25 --corpus FILE.jsonl --out DIR` and pass --index DIR")
+    from hopkit.retrieval.loading import parse_plaid
+
+    choice = None
+    if backend == AUTO:
+        backend, choice = _choose_backend(index, dataset)
+    retriever = open_retriever(backend, lambda name: default_index_path(dataset.corpus_name, name),
+                               index, parse_plaid(plaid))
+    corpus = getattr(retriever, "corpus", None)
+    if (dataset is not None and dataset.corpus is not None and corpus is not None
+            and corpus.fingerprint() != dataset.corpus.fingerprint()):
+        raise InputError(f"the {backend} index was built over another corpus than {dataset.name}'s; "
+                         f"rebuild it with `hopkit index --backend {backend} --dataset {dataset.name}`")
+    return CountingRetriever(retriever), backend, choice
+
+
+
+def _choose_backend(index: Path | None, dataset: Dataset | None) -> tuple[str, str | None]:
+    """``--retriever auto`` (the default): the backend of the index ``--index`` names; else BM25 unless the
+    dataset's ColBERT index has the higher question recall (measured only when that index exists; the measurement
+    is printed and kept for the run's metadata)."""
+    from hopkit.evaluation.retriever_choice import choose_retriever
+    from hopkit.retrieval.loading import index_backend, load_index
+
+    if index is not None:
+        return index_backend(index), None
+    if dataset is None:
+        raise InputError("give --index or --dataset")
+    choice = choose_retriever(dataset.examples, lambda backend: default_index_path(dataset.corpus_name, backend),
+                              load_index)
+    if not choice.recalls:
+        return choice.backend, None
+    print(f"retriever: {choice.summary()}", file=sys.stderr)  # a measurement was made: say so
+    return choice.backend, choice.summary()
+

@@ -75,3 +75,13 @@ def check_reachable(lm: dspy.LM) -> None:
             f"the LM {lm.model!r} did not answer ({type(error).__name__}: {reason}); check --api-base, the server, "
             "and --api-key"
         ) from None
+
+
+def use_lm(spec: LMSpec) -> dspy.LM:
+    """The LM the spec names, checked reachable (a server) and configured for DSPy."""
+    lm = make_lm(spec)
+    if not spec.is_local:
+        check_reachable(lm)
+    dspy.configure(lm=lm)
+    return lm
+

@@ -10,11 +10,19 @@
   bundled:train for the shapes that split lacks), so that no fictional-world names reach real questions' prompts.
 
 When an automatic source cannot be loaded (a train split offline, with no stored copy), the command line says so on
-stderr and takes the next, then zero-shot, and the run's metadata records it (hopkit/cli/demos.py). A question is
+stderr and takes the next, then zero-shot, and the run's metadata records it (``load_demonstrations``). A question is
 never shown its own example (hopkit/programs/own_example.py).
 """
 
 from __future__ import annotations
+
+import sys
+from typing import TYPE_CHECKING
+
+from hopkit.errors import MissingArtifactError
+
+if TYPE_CHECKING:
+    from hopkit.data.examples import Dataset
 
 AUTO = "auto"
 ZERO_SHOT = "none"
@@ -42,7 +50,7 @@ def default_sources(dataset_name: str | None, method: str | None, profile: str =
 def resolve_demos_from(spec: str | None, dataset_name: str | None, method: str | None = None,
                        profile: str = "hopkit") -> str | None:
     """The dataset spec to build demonstrations from, or None for zero-shot. ``auto`` on a real dataset depends on
-    the method and the profile (hopkit/cli/demos.py falls back along ``default_sources``); without a method it is
+    the method and the profile (``load_demonstrations`` falls back along ``default_sources``); without a method it is
     zero-shot."""
     spec = (spec or AUTO).strip()
     if spec == ZERO_SHOT:
@@ -94,3 +102,36 @@ def in_domain_source(dataset_name: str | None) -> str:
         raise InputError(f"no known train split for {dataset_name!r}: pass --demos-from SPEC (e.g. "
                          "ircot-demos:/path/hotpotqa.txt or musique:train@/path/train.jsonl)")
     return TRAIN_SPLITS[family]
+
+
+def load_demonstrations(spec: str | None, dataset_name: str | None, method: str,
+                        profile: str = "hopkit") -> tuple["Dataset | None", str]:
+    """(the train dataset or None for zero-shot, what the run's metadata records as its demonstrations)."""
+    source = resolve_demos_from(spec, dataset_name, method, profile)
+    if source is None:
+        return None, "none"
+    if not is_automatic(spec, dataset_name, method, profile):
+        return _loaded(source)
+    why = "the paper profile is few-shot, as the paper" if profile == PAPER else \
+        "they scored higher than zero-shot; docs/results.md"
+    unavailable = []
+    for source in default_sources(dataset_name, method, profile):
+        try:
+            return _loaded(source)
+        except MissingArtifactError as error:
+            print(f"note: {method} on {dataset_name} takes demonstrations from {source} ({why}), which could not be "
+                  f"loaded: {error}. Pass --demos-from {source}@/path/train.jsonl (or the IRCoT authors' file, "
+                  f"--demos-from ircot-demos:FILE), or store them once with `hopkit data add {source} --from "
+                  f"/path/train.jsonl`; --demos-from none silences this.", file=sys.stderr)
+            unavailable.append(source)
+    print(f"note: {method} on {dataset_name} runs zero-shot.", file=sys.stderr)
+    return None, f"none ({', '.join(unavailable)} unavailable)"
+
+
+def _loaded(source: str) -> tuple["Dataset", str]:
+    """The source's dataset, and the source as named, with where its rows were read when a stored copy stood in
+    for the hub."""
+    from hopkit.data.registry import load_dataset_spec
+
+    train = load_dataset_spec(source)
+    return train, f"{source} (stored copy {train.stored_copy})" if train.stored_copy else source

@@ -59,8 +59,8 @@ def replay(rows: list[dict], step_name: str) -> tuple[list[dict], dict[str, int]
     out = []
     for row in rows:
         trace = row.get("trace") or {}
-        if row.get("error") or not trace or trace.get(step_name) is not None:
-            out.append(row)  # an errored row has nothing to read; a row the step already acted on stays
+        if row.get("error") or not trace or trace.get("profile") == "paper":
+            out.append(row)  # an errored row has nothing to read; the paper profile has every addition off
             continue
         before = (row.get("prediction") or {}).get("answer") or ""
         answer, record = step(row["question"], before, reasoning_of(trace))
