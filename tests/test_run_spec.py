@@ -76,3 +76,14 @@ def test_a_bad_spec_is_one_line(tmp_path, capsys):
     assert main(["eval", "--config", str(wrong)]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and err[0].startswith("hopkit: error:") and "it takes int or none" in err[0]
+
+
+def test_the_demo_builds_its_program_through_the_spec(scripted, monkeypatch, capsys):
+    lm = AccountedLM("local/scripted", engine=FieldEchoEngine(answer="Morn"), cache=False)
+    monkeypatch.setattr("hopkit.cli.components.use_lm", lambda spec: dspy.configure(lm=lm))
+    assert main(["demo", "--ask", "1", "--n", "2"]) == 0
+    out = capsys.readouterr().out
+    assert "== oner on the bundled benchmark" in out and "A: Morn" in out and "rows:" in out
+    assert main(["ask", "In which city was the creator of X born?", "--method", "oner", "--set", "k=2"]) == 0
+    out = capsys.readouterr().out
+    assert "A: Morn" in out and "[2]" in out and "[3]" not in out

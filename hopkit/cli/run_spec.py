@@ -9,20 +9,26 @@ from typing import Any
 
 from hopkit.spec import RunSpec, from_log, from_toml, override
 
-# spec field -> how to read it from the flags
+# spec field -> how to read it from the flags (a verb without the flag leaves the spec's default)
+_DEFAULT = RunSpec()
+
+
+def _flag(name: str, convert=lambda value: value):
+    def read(args: argparse.Namespace) -> Any:
+        value = getattr(args, name, None)
+        return getattr(_DEFAULT, name) if value is None else convert(value)
+    return read
+
+
 _FLAG_VALUES = {
-    "method": lambda a: a.method, "dataset": lambda a: a.dataset, "questions": lambda a: getattr(a, "questions", None),
-    "n": lambda a: getattr(a, "n", None), "profile": lambda a: getattr(a, "profile", "hopkit"),
-    "demos_from": lambda a: getattr(a, "demos_from", "auto"),
-    "program": lambda a: str(a.program) if getattr(a, "program", None) is not None else None,
-    "task": lambda a: getattr(a, "task", None),
-    "metrics": lambda a: tuple(m.strip() for m in a.metrics.split(",") if m.strip()) if getattr(a, "metrics", None)
-    else None,
-    "retriever": lambda a: a.retriever, "index": lambda a: str(a.index) if a.index is not None else None,
-    "plaid": lambda a: getattr(a, "plaid", None), "reader": lambda a: getattr(a, "reader", "lm"), "lm": lambda a: a.lm,
-    "api_base": lambda a: a.api_base, "max_tokens": lambda a: a.max_tokens,
-    "lm_timeout": lambda a: getattr(a, "lm_timeout", 120.0), "cache": lambda a: not a.no_cache,
-    "threads": lambda a: getattr(a, "threads", 1), "out": lambda a: str(a.out) if getattr(a, "out", None) else None,
+    "method": _flag("method"), "dataset": _flag("dataset"), "questions": _flag("questions"), "n": _flag("n"),
+    "profile": _flag("profile"), "demos_from": _flag("demos_from"), "program": _flag("program", str),
+    "task": _flag("task"),
+    "metrics": _flag("metrics", lambda text: tuple(m.strip() for m in text.split(",") if m.strip()) or None),
+    "retriever": _flag("retriever"), "index": _flag("index", str), "plaid": _flag("plaid"), "reader": _flag("reader"),
+    "lm": _flag("lm"), "api_base": _flag("api_base"), "max_tokens": _flag("max_tokens"),
+    "lm_timeout": _flag("lm_timeout"), "cache": lambda a: not getattr(a, "no_cache", False),
+    "threads": _flag("threads"), "out": _flag("out", str),
 }
 
 
