@@ -23,6 +23,18 @@ def _system_text(system: Any) -> str | None:
     return system if isinstance(system, str) else "".join(getattr(p, "text", "") or "" for p in system)
 
 
+def default_prefix_cache_bytes() -> int:
+    """A quarter of the machine's memory, at most 6 GiB. A saved state of a few-shot prompt holds its KV cells and a
+    copy of the logits buffer (about half a GB for a 1.5B model at 8k tokens), and every call saves one: each
+    predictor's demonstrations (IRCoT's reasoner and reader, ToR's review and fusion) must outlive the calls made
+    between two of its own, or its prefix is evaluated again at every question."""
+    try:
+        memory = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (ValueError, OSError, AttributeError):
+        memory = 8 << 30
+    return int(min(6 << 30, memory // 4))
+
+
 class LlamaCppEngine:
     """One loaded model, shared by every copy of the LM that uses it; calls are serialised.
 
@@ -33,12 +45,13 @@ class LlamaCppEngine:
 
     def __init__(self, model_path: str | Path, n_ctx: int = 8192, n_threads: int | None = None,
                  n_gpu_layers: int = -1, seed: int = 0, score_ctx: int = 2048,
-                 prefix_cache_bytes: int = 2 << 30, reuse_context: bool = True) -> None:
+                 prefix_cache_bytes: int | None = None, reuse_context: bool = True) -> None:
         self.model_path = str(model_path)
         n_threads = n_threads or os.cpu_count() or 1
         self.n_ctx, self.n_threads, self.n_gpu_layers, self.seed = n_ctx, n_threads, n_gpu_layers, seed
         self.score_ctx = score_ctx
-        self.prefix_cache_bytes = prefix_cache_bytes  # KV states kept by prompt prefix (shared demonstrations)
+        # KV states kept by prompt prefix (shared demonstrations); None: the default for this machine's memory
+        self.prefix_cache_bytes = default_prefix_cache_bytes() if prefix_cache_bytes is None else prefix_cache_bytes
         self.reuse_context = reuse_context  # False: every call evaluates its whole prompt (benchmarks' baseline)
         self._lock = threading.Lock()
         self._contexts: dict[bool, Any] = {}
