@@ -9,7 +9,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from hopkit.data.passage import Passage
-from hopkit.errors import CorpusError, MissingArtifactError
+from hopkit.errors import CorpusError, InputError, MissingArtifactError
 
 
 class Corpus:
@@ -83,18 +83,29 @@ def _validate(passage: Passage, line_no: int) -> None:
         raise CorpusError(f"entry {line_no} (pid {passage.pid!r}): empty text; remove it or fill it in")
 
 
-def _read_jsonl(path: Path) -> Iterator[Passage]:
+def json_objects(path: Path, error: type[InputError] = InputError) -> Iterator[tuple[int, dict]]:
+    """(line number, object) for each non-empty line of a JSON-lines file; a line that is no JSON object is a
+    one-line ``error`` naming the file and line."""
     with path.open(encoding="utf-8") as lines:
         for line_no, line in enumerate(lines, start=1):
             if not line.strip():
                 continue
             try:
                 row = json.loads(line)
-                yield Passage(pid=str(row["pid"]), title=str(row.get("title", "")), text=str(row["text"]))
-            except (json.JSONDecodeError, KeyError, TypeError) as error:
-                raise CorpusError(
-                    f"{path}:{line_no}: expected a JSON object with 'pid', 'title', 'text' ({error})"
-                ) from None
+            except json.JSONDecodeError as problem:
+                raise error(f"{path}:{line_no}: not a JSON object ({problem.msg})") from None
+            if not isinstance(row, dict):
+                raise error(f"{path}:{line_no}: not a JSON object")
+            yield line_no, row
+
+
+def _read_jsonl(path: Path) -> Iterator[Passage]:
+    for line_no, row in json_objects(path, CorpusError):
+        try:
+            yield Passage(pid=str(row["pid"]), title=str(row.get("title", "")), text=str(row["text"]))
+        except KeyError as problem:
+            raise CorpusError(f"{path}:{line_no}: expected a JSON object with 'pid', 'title', 'text' "
+                              f"(missing {problem})") from None
 
 
 def _read_tsv(path: Path) -> Iterator[Passage]:

@@ -17,11 +17,10 @@ count.
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 
-from hopkit.data.corpus import Corpus
+from hopkit.data.corpus import Corpus, json_objects
 from hopkit.data.examples import Dataset, context_pid, make_example
 from hopkit.data.passage import Passage
 from hopkit.errors import InputError, MissingArtifactError
@@ -44,7 +43,7 @@ def load_question_file(rest: str) -> Dataset:
     for passage in passages:
         by_title.setdefault(passage.title, []).append(passage.pid)
     examples, missing = [], 0
-    for line_no, row in _rows(questions_path):
+    for line_no, row in json_objects(questions_path):
         try:
             question = str(row["question"]).strip()
             answers = row["answers"]
@@ -74,25 +73,11 @@ def load_question_file(rest: str) -> Dataset:
     return Dataset(name, examples, corpus_obj, f"qa-{corpus_path.parent.name}-{corpus_path.stem}")
 
 
-def _rows(path: Path):
-    with path.open(encoding="utf-8") as lines:
-        for line_no, line in enumerate(lines, start=1):
-            if not line.strip():
-                continue
-            try:
-                row = json.loads(line)
-            except json.JSONDecodeError as error:
-                raise InputError(f"{path}:{line_no}: not a JSON object ({error.msg})") from None
-            if not isinstance(row, dict):
-                raise InputError(f"{path}:{line_no}: not a JSON object")
-            yield line_no, row
-
-
 def _read_corpus(path: Path):
     """The corpus's passages; a line that repeats an earlier one's title and text (with no pid of its own) is
     the same paragraph, kept once."""
     derived: set[str] = set()
-    for line_no, row in _rows(path):
+    for line_no, row in json_objects(path):
         text = row.get("text")
         if not isinstance(text, str) or not text.strip():
             raise InputError(f"{path}:{line_no}: a corpus line needs 'text' (and 'title')")
