@@ -92,3 +92,23 @@ def test_each_prompt_set_samples_the_demonstrations_in_another_order():
     other = demonstration_sample(train, 1)
     assert sorted(e.qid for e in other.examples) == sorted(e.qid for e in train.examples)
     assert [e.qid for e in other.examples] != [e.qid for e in train.examples]
+
+
+def test_oners_grid_is_answered_question_by_question_so_each_larger_k_extends_the_last_prompt(tmp_path):
+    class Recording(DeepReadingEngine):
+        def __init__(self):
+            super().__init__()
+            self.questions = []
+
+        def complete(self, request):
+            text = "\n".join(getattr(part, "text", "") for message in request.messages for part in message.parts)
+            self.questions.append(text.split("[[ ## question ## ]]")[-1].split("Question")[1].split("?")[0].strip())
+            return super().complete(request)
+
+    engine = Recording()
+    dspy.configure(lm=AccountedLM("local/deep", engine=engine, cache=False))
+    request = ReproduceRequest(method="oner", tune="tiny[1-2]", test="tiny[3-3]", folder=tmp_path / "oner",
+                               progress=False)
+    [result] = reproduce(request, _load, lambda dataset: TableRetriever(), None, None, say=lambda text: None)
+    assert engine.questions[:12] == ["0"] * 6 + ["1"] * 6  # the tune questions, one at a time over all six K
+    assert len(engine.questions) == 13 and result.chosen["k"] >= 11  # the trials read the rows; then test once
