@@ -49,11 +49,10 @@ class LMReader(dspy.Module):
 
     @property
     def calibrated_theta(self) -> float | None:
-        """SearChain's theta for this confidence, chosen the paper's way: the F1 of "this passage answers" over
-        the 0.1-step sweep. For ``answerability``, hopkit calibrate-reader on bundled dev's hop queries (159
-        (query, passage) pairs, top 3) gave 0.4 with the first judgment demonstrations and 0.5 (F1 0.52, 135 pairs) with
-        the paired ones (docs/results.md, "The reader's demonstrations"); its largest value
-        there was 0.67, so the paper's 0.82 would never let IR correct. ``span`` keeps the paper's 0.82 (None)."""
+        """SearChain's theta for this confidence, chosen the paper's way: the threshold with the best F1 of "this
+        passage answers" over a 0.1-step sweep (``hopkit calibrate-reader``). The answerability confidence rarely
+        reaches the paper's 0.82, which would never let IR correct, so it has its own calibrated value; ``span``
+        keeps the paper's 0.82 (None)."""
         return CALIBRATED_THETA if self.confidence == "answerability" else None
 
     def __init__(self, max_words: int = 200, max_span_words: int = 15, confidence: Confidence = "answerability") -> None:
