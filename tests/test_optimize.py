@@ -13,7 +13,7 @@ import pytest
 from optuna.trial import TrialState
 
 from hopkit.knobs import KNOBS
-from hopkit.optimize.dead_trials import fail_dead_trials
+from hopkit.optimize.optuna_compat import fail_dead_trials
 from hopkit.optimize.objective import setting_key
 from hopkit.optimize.runner import optimize
 from hopkit.optimize.saved import load_program, read_manifest
@@ -196,7 +196,7 @@ def test_two_processes_share_one_sqlite_study(tmp_path):
 
 def test_two_processes_never_take_the_same_enqueued_trial_from_one_sqlite_study(tmp_path):
     # the CI failure of session 68: both workers ran enqueued trial 0, and the second could not record it. Without
-    # BEGIN IMMEDIATE (hopkit/optimize/sqlite_transactions.py) about half of such runs take a trial twice
+    # BEGIN IMMEDIATE (hopkit/optimize/optuna_compat.py) about half of such runs take a trial twice
     for run in range(3):
         url = f"sqlite:///{tmp_path / f'race-{run}.db'}"
         study = optuna.create_study(study_name="race", storage=url)

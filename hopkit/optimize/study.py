@@ -20,11 +20,13 @@ from optuna.storages import RDBStorage, RetryHeartbeatStaleTrialCallback
 from optuna.trial import FrozenTrial, TrialState
 
 from hopkit.errors import StorageError
-from hopkit.optimize.dead_trials import fail_dead_trials
-from hopkit.optimize.distinct_median_pruner import DistinctSettingsMedianPruner
 from hopkit.optimize.objective import setting_key
-from hopkit.optimize.sqlite_transactions import begin_immediately
-from hopkit.optimize.trial_seeded_sampler import TrialSeededTPESampler
+from hopkit.optimize.optuna_compat import (
+    DistinctSettingsMedianPruner,
+    TrialSeededTPESampler,
+    begin_immediately,
+    fail_dead_trials,
+)
 
 FINISHED = (TrialState.COMPLETE, TrialState.PRUNED)
 
