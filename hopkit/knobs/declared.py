@@ -202,7 +202,8 @@ KNOBS: dict[str, dict[str, Knob]] = {
         "repetitive_pruning": Knob("repetitive_pruning", True, "do not review or expand a retrieved paragraph already "
                                    "in the evidence pool", choices=(True, False), origin="ToR section 3.2"),
         "budget": Knob("budget", 11, "most LM calls per question before the search stops and fuses, so at most "
-                       "budget + 1 calls in all; 0: no limit (the paper's search, 16.9 calls on average there)", 0, 100, 1, paper=0, addition=True, label="LM-call budget",
+                       "budget + 1 calls in all; 0: no limit (the paper's search, 16.9 calls on average there)",
+                       0, 100, 1, paper=0, addition=True, label="LM-call budget",
                        origin=why("cost: unbounded, a small reviewer expands every path of a comparison", "budget")),
         "query_fallback": Knob("query_fallback", True, "a search whose review gave no query (or only the question "
                                "again) gets one call that writes a query for the missing fact; off: the review's "
