@@ -3,8 +3,8 @@
 A question that names two options ("Which genus has more species, Salvia or Arachis?") is answered by
 one of them. A small model often names neither option as the question words it: a value ("2006" for "which
 documentary was created first"), a third name ("UPS Store"), a paraphrase ("white beech" for "Beech") or a
-refusal ("We cannot determine who died first ..."), each a certain zero (docs/design/additions.md#option_check). When the question reads as either-or
-(``hopkit.text.question_form``):
+refusal ("We cannot determine who died first ..."), each a certain zero (docs/design/additions.md#option_check).
+When the question reads as either-or (``hopkit.text.question_form``):
 
 - an answer that names exactly one option becomes that option, as the question words it, with no call
   ("Manon by Massenet has more acts" -> "Manon by Massenet");
