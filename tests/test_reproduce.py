@@ -112,3 +112,23 @@ def test_oners_grid_is_answered_question_by_question_so_each_larger_k_extends_th
     [result] = reproduce(request, _load, lambda dataset: TableRetriever(), None, None, say=lambda text: None)
     assert engine.questions[:12] == ["0"] * 6 + ["1"] * 6  # the tune questions, one at a time over all six K
     assert len(engine.questions) == 13 and result.chosen["k"] >= 11  # the trials read the rows; then test once
+
+
+def test_a_study_file_holds_the_settings_and_a_flag_overrides_it(tmp_path, monkeypatch, hopkit_home, capsys):
+    from hopkit.cli.main import main
+
+    lm = AccountedLM("local/deep", engine=DeepReadingEngine(), cache=False)
+    monkeypatch.setattr("hopkit.cli.components.use_lm", lambda spec: dspy.configure(lm=lm))
+    assert main(["index", "--backend", "bm25", "--dataset", "bundled:dev"]) == 0
+    study = tmp_path / "study.toml"
+    study.write_text(f'method = "oner"\ntune = "bundled:dev[1-2]"\ntest = "bundled:dev[3-5]"\nretriever = "bm25"\n'
+                     f'demos_from = "none"\nquiet = true\nout = "{tmp_path / "oner"}"\n')
+    assert main(["reproduce", "--config", str(study), "--test", "bundled:dev[3-3]"]) == 0
+    record = json.loads((tmp_path / "oner" / "reproduce.json").read_text())
+    assert (record["method"], record["tune_n"], record["test_n"]) == ("oner", 2, 1)  # the flag's test split won
+    bad = tmp_path / "bad.toml"
+    bad.write_text('method = "oner"\ntset = "bundled:dev[3-5]"\n')
+    assert main(["reproduce", "--config", str(bad)]) == 2
+    assert "'tset' is not a setting of this verb (did you mean 'test'?)" in capsys.readouterr().err
+    assert main(["reproduce", "oner"]) == 2
+    assert "--test is required" in capsys.readouterr().err

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from hopkit.cli.study_file import add_study_file_flag, apply_study_file
 from hopkit.cli.components import (add_lm_flags, add_question_flags, add_retrieval_flags, configure_lm, load_dataset,
                                    load_retriever, parse_knobs, pick_questions, retriever_choice)
 from hopkit.knobs import PROFILES
@@ -14,7 +15,8 @@ from hopkit.paths import runs_dir, slug
 def add_parser(verbs: argparse._SubParsersAction) -> None:
     parser = verbs.add_parser("ablate", help="a method and its ablation variants on the same questions: tables with "
                                              "intervals, paired differences and a chart")
-    parser.add_argument("--method", required=True, help="searchain | ircot | tor (declared variants in hopkit/variants.py)")
+    parser.add_argument("--method", default=None,
+                        help="searchain | ircot | tor (required; declared variants in hopkit/variants.py)")
     parser.add_argument("--dataset", default="bundled:dev")
     add_question_flags(parser)
     parser.add_argument("--variants", default=None,
@@ -33,10 +35,12 @@ def add_parser(verbs: argparse._SubParsersAction) -> None:
     parser.add_argument("--quiet", action="store_true")
     add_lm_flags(parser)
     add_retrieval_flags(parser)
+    add_study_file_flag(parser)
     parser.set_defaults(run=cmd_ablate)
 
 
 def cmd_ablate(args: argparse.Namespace) -> None:
+    apply_study_file(args, required=("method",))
     from hopkit.evaluation.ablation import run_ablation, write_outputs
     from hopkit.evaluation.metrics import get_metric
     from hopkit.knobs import KNOBS, check_profile

@@ -233,6 +233,9 @@ def cmd_eval(args: argparse.Namespace) -> None:
 
 
 def cmd_optimize(args: argparse.Namespace) -> None:
+    from hopkit.cli.study_file import apply_study_file
+
+    apply_study_file(args, required=("method",))
     from hopkit.evaluation.metrics import get_metric
     from hopkit.optimize.call_cap import check_cap
     from hopkit.optimize.runner import OptimizeRequest, check_budget, optimize

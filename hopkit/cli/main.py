@@ -69,6 +69,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     from hopkit.cli import ablate, analyses, calibrate, knobs, reproduce
     from hopkit.cli.run_spec import add_spec_flags
+    from hopkit.cli.study_file import add_study_file_flag
 
     ablate.add_parser(verbs)
     reproduce.add_parsers(verbs)
@@ -173,7 +174,7 @@ def build_parser() -> argparse.ArgumentParser:
         verb.set_defaults(run=run)
 
     opt = verbs.add_parser("optimize", help="tune demonstrations (DSPy) and knobs (optuna) on train/dev; save the program")
-    opt.add_argument("--method", required=True)
+    opt.add_argument("--method", default=None, help="the method to tune (required)")
     opt.add_argument("--dataset", default="bundled", help="a dataset with splits: bundled (train/dev/test)")
     opt.add_argument("--train", default=None,
                      help="train split spec, demonstrations only, e.g. 'musique:train@train.jsonl' (default "
@@ -217,6 +218,7 @@ def build_parser() -> argparse.ArgumentParser:
     opt.add_argument("--quiet", action="store_true")
     add_lm_flags(opt)
     add_retrieval_flags(opt)
+    add_study_file_flag(opt)
     opt.set_defaults(run=commands.cmd_optimize)
     return parser
 

@@ -14,18 +14,20 @@ from hopkit.cli.components import (
     load_retriever,
     retriever_choice,
 )
+from hopkit.cli.study_file import add_study_file_flag, apply_study_file
 from hopkit.paths import runs_dir, slug
 
 
 def add_parsers(verbs: argparse._SubParsersAction) -> None:
     parser = verbs.add_parser("reproduce", help="a method as its paper ran it: the paper's grid tuned on a tune split, "
                                                 "the chosen setting scored once on a test split")
-    parser.add_argument("method", help="oner, ircot, searchain, tor, ... (hopkit knobs METHOD lists its knobs)")
+    parser.add_argument("method", nargs="?", default=None,
+                        help="oner, ircot, searchain, tor, ... (hopkit knobs METHOD lists its knobs)")
     parser.add_argument("--tune", default=None, metavar="SPEC[A-B]",
                         help="the split the grid is tuned on, e.g. 'hotpotqa-distractor:validation@test500.jsonl[1-100]'"
                              " (methods whose paper fixes its setting need none)")
-    parser.add_argument("--test", required=True, metavar="SPEC[A-B]", help="the split the chosen setting is scored on "
-                        "once; sharing a question with --tune is refused")
+    parser.add_argument("--test", default=None, metavar="SPEC[A-B]", help="the split the chosen setting is scored on "
+                        "once (required); sharing a question with --tune is refused")
     parser.add_argument("--grid", default="paper", choices=["paper", "wide"],
                         help="paper: IRCoT's K x reader with M fixed, OneR's K; wide: IRCoT's M in {1, 2, 3} too")
     parser.add_argument("--pruner", default="none", choices=["none", "median", "halving"],
@@ -37,6 +39,7 @@ def add_parsers(verbs: argparse._SubParsersAction) -> None:
     parser.add_argument("--quiet", action="store_true")
     add_lm_flags(parser)
     add_retrieval_flags(parser)
+    add_study_file_flag(parser)
     parser.set_defaults(run=cmd_reproduce)
 
     table = verbs.add_parser("reproduce-table", help="the papers' table (methods by datasets, paired differences "
@@ -53,6 +56,7 @@ def cmd_reproduce(args: argparse.Namespace) -> None:
     from hopkit.reader.loading import open_reader
     from hopkit.reproduce import ReproduceRequest, paper_grid, reproduce
 
+    apply_study_file(args, required=("method", "test"))
     method = get_method(args.method)
     paper_grid(args.method, args.grid == "wide")  # a grid outside a knob's range fails before anything loads
     test_spec = split_spec(args.test)[0]

@@ -1,0 +1,80 @@
+"""``--config STUDY.toml`` for the study verbs (``reproduce``, ``ablate``, ``optimize``): a study's settings in one
+file. Its keys are the verb's flags (``--demos-from`` as ``demos_from``, ``--set`` as a ``[set]`` table of knobs);
+a flag given on the command line overrides the file. Checked before anything runs: an unknown key or a value of
+the wrong type is a one-line error."""
+
+from __future__ import annotations
+
+import argparse
+import tomllib
+from pathlib import Path
+from typing import Any
+
+from hopkit.errors import InputError, MissingArtifactError, UnknownNameError
+
+NOT_SETTINGS = {"run", "config", "help", "verb_parser"}
+
+
+def add_study_file_flag(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--config", type=Path, default=None, metavar="STUDY.toml",
+                        help="the study's settings from a TOML file whose keys are this verb's flags; flags override")
+    parser.set_defaults(verb_parser=parser)
+
+
+def apply_study_file(args: argparse.Namespace, required: tuple[str, ...] = ()) -> None:
+    """Fill ``args`` from ``--config`` where no flag was given, then refuse what is still missing."""
+    parser: argparse.ArgumentParser = args.verb_parser
+    actions = {a.dest: a for a in parser._actions if a.dest not in NOT_SETTINGS}
+    if args.config is not None:
+        for name, value in _read(args.config).items():
+            dest = name.replace("-", "_")
+            if dest not in actions:
+                raise UnknownNameError("setting", name, list(actions),
+                                       f"{args.config}: {name!r} is not a setting of this verb{{hint}}; its settings: "
+                                       f"{', '.join(actions)}")
+            action = actions[dest]
+            if getattr(args, dest) != action.default:
+                continue  # given on the command line: the flag wins
+            setattr(args, dest, _typed(args.config, name, value, action))
+    for name in required:
+        if getattr(args, name, None) in (None, ""):
+            flag = (actions[name].option_strings or [name.upper()])[0]
+            raise InputError(f"{flag} is required: give it on the command line or as {name!r} in --config")
+
+
+def _read(path: Path) -> dict[str, Any]:
+    if not path.is_file():
+        raise MissingArtifactError(f"no study file at {path}")
+    try:
+        return tomllib.loads(path.read_text(encoding="utf-8"))
+    except tomllib.TOMLDecodeError as error:
+        raise InputError(f"{path} is not TOML ({error})") from None
+
+
+def _typed(path: Path, name: str, value: Any, action: argparse.Action) -> Any:
+    if isinstance(action, argparse._AppendAction):  # --set: a table of knobs, or a list of KNOB=VALUE
+        items = [f"{k}={_flag_text(v)}" for k, v in value.items()] if isinstance(value, dict) else value
+        if not isinstance(items, list) or not all(isinstance(item, str) for item in items):
+            raise InputError(f"{path}: {name} takes a table of knobs or a list of KNOB=VALUE strings")
+        return items
+    if isinstance(action, (argparse._StoreTrueAction, argparse._StoreFalseAction)):
+        if not isinstance(value, bool):
+            raise InputError(f"{path}: {name} = {value!r} takes true or false")
+        return value
+    if action.choices is not None and value not in action.choices:
+        raise UnknownNameError("value", str(value), [str(c) for c in action.choices],
+                               f"{path}: {name} = {value!r} is not one of {', '.join(map(str, action.choices))}"
+                               "{hint}")
+    if action.type is not None and not isinstance(value, bool) and isinstance(value, (str, int, float)):
+        try:
+            return action.type(value) if action.type is not Path else Path(str(value))
+        except (TypeError, ValueError):
+            raise InputError(f"{path}: {name} = {value!r} is not a {getattr(action.type, '__name__', 'value')}") \
+                from None
+    if isinstance(value, (dict, list)):
+        raise InputError(f"{path}: {name} takes one value, got {type(value).__name__}")
+    return value
+
+
+def _flag_text(value: Any) -> str:
+    return str(value).lower() if isinstance(value, bool) else str(value)
