@@ -7,16 +7,7 @@ import argparse
 import os
 from pathlib import Path
 
-from hopkit.cli.components import (
-    add_lm_flags,
-    add_profile_flag,
-    add_question_flags,
-    add_retrieval_flags,
-    configure_lm,
-    load_dataset,
-    load_retriever,
-    pick_questions,
-)
+from hopkit.cli import components
 
 
 def add_parsers(verbs: argparse._SubParsersAction) -> None:
@@ -45,10 +36,10 @@ def add_parsers(verbs: argparse._SubParsersAction) -> None:
     sweep.add_argument("--out-dir", type=Path, required=True)
     sweep.add_argument("--set", action="append", default=[], metavar="KNOB=VALUE", help="for every value")
     sweep.add_argument("--quiet", action="store_true")
-    add_question_flags(sweep)
-    add_profile_flag(sweep)
-    add_lm_flags(sweep)
-    add_retrieval_flags(sweep)
+    components.add_question_flags(sweep)
+    components.add_profile_flag(sweep)
+    components.add_lm_flags(sweep)
+    components.add_retrieval_flags(sweep)
     sweep.set_defaults(run=cmd_sweep)
 
 
@@ -106,10 +97,10 @@ def cmd_sweep(args: argparse.Namespace) -> None:
         raise InputError("--values needs at least one value, e.g. --values 5,7,9")
     settings = {value: check_knobs(args.method, {**fixed, **parse_knobs([f"{args.knob}={value}"])})
                 for value in values}  # a bad knob or value fails before anything loads
-    dataset = load_dataset(args.dataset)
-    examples = pick_questions(dataset.examples, args.n, args.questions)
-    retriever = load_retriever(args, dataset) if method.needs_retriever else None
-    configure_lm(args)
+    dataset = components.load_dataset(args.dataset)
+    examples = components.pick_questions(dataset.examples, args.n, args.questions)
+    retriever = components.load_retriever(args, dataset) if method.needs_retriever else None
+    components.configure_lm(args)
     metrics = [get_metric(name) for name in ("em", "f1", "cover_em", "recall@15")]
     programs = {v: build_program(args.method, retriever=retriever, profile=args.profile, **settings[v]) for v in values}
     logs = {v: RunLog(log_path(args.out_dir, args.method, args.knob, v, args.lm),
