@@ -127,61 +127,58 @@ class IRCoT(dspy.Module):
         sentences: list[str] = []
         stop = "max_steps"
         for step in range(1, self.max_steps + 1):
-            before = _usage_now()
-            try:
-                raw = self.reason(context=collection.formatted, question=question,
-                                  reasoning_so_far=" ".join(sentences), config=self._step_config(),
-                                  **without_own_example(self.reason, question)).continuation
-            except AdapterParseError as error:  # counted; the paragraphs collected so far go to the reader
-                steps.append({"step": step, "sentence": None, "parse_error": str(error)[:300], "cost": _delta(before)})
-                stop = "reason_parse_failure"
-                break
-            generated = split_sentences(raw or "")
-            sentence, restated = first_new_sentence(generated, [question, *sentences]) if self.skip_restated else (
-                (generated[0], 0) if generated else ("", 0))
-            record = {"step": step, "sentence": sentence, "generated": raw, "restated": restated, "query": None,
-                      "added": [], "retrieved": [], "cost": _delta(before)}
+            record, generated = self._reason_step(step, question, collection, sentences)
             steps.append(record)
-            if not generated:
-                stop = "empty_sentence"
+            stop = _stop_reason(record, generated, sentences, self.stop_on_repeat)
+            if stop is not None:
                 break
-            if self.stop_on_repeat and repeats(generated[0], sentences):
-                record["sentence"] = None
-                stop = "repeat"
-                break
-            if not sentence:
-                stop = "nothing_new"
-                break
-            sentences.append(sentence)
-            if says_answer(sentence):
+            sentences.append(record["sentence"])
+            if says_answer(record["sentence"]):
                 stop = "answer_is"
                 break
-            record["query"] = sentence
-            record["added"] = retrieve(sentence)
-            record["retrieved"] = [p.pid for p in retrieved_for[sentence]]
+            record["query"] = record["sentence"]
+            record["added"] = retrieve(record["sentence"])
+            record["retrieved"] = [p.pid for p in retrieved_for[record["sentence"]]]
+        stop = stop or "max_steps"
+        answer, reader_trace = self._answer(question, collection, sentences)
+        pids = [p.pid for p in collection.passages]
+        trace = {"method": "ircot", "profile": self.profile, "stands_in": stand_ins("ircot", self.profile),
+                 "k": self.k, "cap": self.cap, "max_steps": self.max_steps, "reader": self.reader_mode, "stop": stop,
+                 "steps": steps, "chain": sentences, "reader_output": reader_trace}
+        trace["stats"] = ircot_stats(trace)
+        return hop_prediction(answer, citations=pids, retrieved=pids, trace=trace)
+
+    def _reason_step(self, step: int, question: str, collection: _Collection,
+                     sentences: list[str]) -> tuple[dict, list[str]]:
+        """One reason step: the chain continued, the first new sentence kept (a parse failure is recorded)."""
+        before = _usage_now()
+        try:
+            raw = self.reason(context=collection.formatted, question=question,
+                              reasoning_so_far=" ".join(sentences), config=self._step_config(),
+                              **without_own_example(self.reason, question)).continuation
+        except AdapterParseError as error:  # counted; the paragraphs collected so far go to the reader
+            return {"step": step, "sentence": None, "parse_error": str(error)[:300], "cost": _delta(before)}, []
+        generated = split_sentences(raw or "")
+        sentence, restated = first_new_sentence(generated, [question, *sentences]) if self.skip_restated else (
+            (generated[0], 0) if generated else ("", 0))
+        return {"step": step, "sentence": sentence, "generated": raw, "restated": restated, "query": None,
+                "added": [], "retrieved": [], "cost": _delta(before)}, generated
+
+    def _answer(self, question: str, collection: _Collection, sentences: list[str]) -> tuple[str, dict]:
+        """The separate reader's answer (the chain's own with no reader), then the answer steps of hopkit/additions/
+        on it, so "w/o reader" differs from IRCoT in the reader alone."""
         try:
             answer, reader_trace = self._read(question, collection, sentences)
         except AdapterParseError as error:  # counted; the chain's own answer, if it gave one, stands in
             answer, said = extract_answer(" ".join(sentences))
             answer = answer if said else ""
             reader_trace = {"mode": self.reader_mode, "parse_error": str(error)[:300], "parsed": False}
-        # the additions act on the reader's answer, and on the chain's own with no reader (so "w/o reader"
-        # differs from IRCoT in the reader alone)
         reasoning = " ".join(sentences) if self.reader_mode == "none" else (
             (reader_trace.get("generation") or "") if self.reader_mode == "cot" else "")
         reader_trace["answer_before_steps"] = answer
         answer, records = self.answer_steps(question, answer, reasoning, collection.formatted)
         reader_trace.update(records)
-        stats = {"sentences": len(sentences), "reason_parse_failures": int(stop == "reason_parse_failure"),
-                 "reader_parse_failures": int("parse_error" in reader_trace),
-                 "yes_no_checks": called(records.get("yes_no_check")),
-                 "option_checks": called(records.get("option_check")),
-                 "date_comparisons": int(records.get("date_comparison") is not None)}  # no LM call: read
-        pids = [p.pid for p in collection.passages]
-        trace = {"method": "ircot", "profile": self.profile, "stands_in": stand_ins("ircot", self.profile),
-                 "k": self.k, "cap": self.cap, "max_steps": self.max_steps, "reader": self.reader_mode, "stop": stop,
-                 "steps": steps, "chain": sentences, "reader_output": reader_trace, "stats": stats}
-        return hop_prediction(answer, citations=pids, retrieved=pids, trace=trace)
+        return answer, reader_trace
 
     def _step_config(self) -> dict:
         return {"max_tokens": self.step_tokens} if self.step_tokens else {}
@@ -203,6 +200,28 @@ class IRCoT(dspy.Module):
         answer = self.read_direct(context=collection.formatted, question=question,
                                   **without_own_example(self.read_direct, question)).answer or ""
         return answer, {"mode": "direct", "generation": answer, "parsed": True, "cost": _delta(before)}
+
+
+def _stop_reason(record: dict, generated: list[str], sentences: list[str], stop_on_repeat: bool) -> str | None:
+    """Why the chain stops after this step (None: it goes on): the paper stops at "answer is" or max_steps; a parse
+    failure, an empty generation, or nothing new also end it, and ``stop_on_repeat`` a restated first sentence."""
+    if "parse_error" in record:
+        return "reason_parse_failure"
+    if not generated:
+        return "empty_sentence"
+    if stop_on_repeat and repeats(generated[0], sentences):
+        record["sentence"] = None
+        return "repeat"
+    return None if record["sentence"] else "nothing_new"
+
+
+def ircot_stats(trace: dict) -> dict[str, int]:
+    """The numbers a run's table averages, read from the trace."""
+    reader = trace["reader_output"]
+    return {"sentences": len(trace["chain"]), "reason_parse_failures": int(trace["stop"] == "reason_parse_failure"),
+            "reader_parse_failures": int("parse_error" in reader),
+            "yes_no_checks": called(reader.get("yes_no_check")), "option_checks": called(reader.get("option_check")),
+            "date_comparisons": int(reader.get("date_comparison") is not None)}  # no LM call: read
 
 
 documented(IRCoT, "ircot")
