@@ -130,10 +130,7 @@ class SearChain(dspy.Module):
         for round_ in range(1, self.r_max + 1):
             chain, final_answer, parse = self._plan(question, messages)
             if round_ == 1 and self.decompose_retry and restates_question(chain, question):
-                retried = render_chain(chain, final_answer)
-                again = self._plan(question, [feedback.previous_chain(1, retried), feedback.decompose(question)])
-                if again[0]:
-                    chain, final_answer, parse = again
+                (chain, final_answer, parse), retried = self._decompose_again(question, chain, final_answer, parse)
             branch = tree.add_branch(round_, chain, attach_to, final_answer, parse)
             if not self.use_ir:
                 for node in branch:
@@ -155,6 +152,11 @@ class SearChain(dspy.Module):
         else:
             answer, content, references = self._final(question, tree, path, final_answer)
             final = FinalAnswer(answer, content, references, [node.pid for node in path], "traced", answer)
+        return self._prediction(question, tree, path, final, finished, retried, retrieved)
+
+    def _prediction(self, question: str, tree: ReasoningTree, path: list[TreeNode], final: FinalAnswer,
+                    finished: bool, retried: str | None, retrieved: list[str]) -> dspy.Prediction:
+        """The final answer through the answer steps of hopkit/additions/, with the tree, the path and the stats."""
         answer, content = final.answer, final.content
         answer_before_steps = answer
         answer, steps = self.answer_steps(question, answer, content or "")
@@ -188,6 +190,14 @@ class SearChain(dspy.Module):
                       "filled_from_record": sum(node.action == FILLED for node in path)},
         }
         return hop_prediction(answer, citations=citations, retrieved=retrieved, trace=trace)
+
+    def _decompose_again(self, question: str, chain: list[QueryNode], final_answer: str,
+                         parse: str) -> tuple[tuple[list[QueryNode], str, str], str]:
+        """``decompose_retry``: a first chain of one node that restates the question is asked once more for a
+        decomposition; the new plan stands if it has nodes. Returns the plan and the chain it replaced."""
+        retried = render_chain(chain, final_answer)
+        again = self._plan(question, [feedback.previous_chain(1, retried), feedback.decompose(question)])
+        return (again if again[0] else (chain, final_answer, parse)), retried
 
     def _plan(self, question: str, messages: list[str]) -> tuple[list[QueryNode], str, str]:
         """The LM's chain; the tolerant text parser reads what the typed parser rejects."""
