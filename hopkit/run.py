@@ -85,8 +85,6 @@ def run_meta(spec: RunSpec, dataset_name: str, built: BuiltRun | None = None) ->
             "spec": {k: v for k, v in spec.to_dict().items() if k not in MECHANICS}}
     if built and built.retriever_choice:
         meta["retriever_choice"] = built.retriever_choice
-    if spec.task and spec.task != "multihop-qa":
-        meta["task"] = spec.task
     if spec.program is not None:
         meta["program"] = str(Path(spec.program).resolve())
     if built and get_method(spec.method).uses_demos:
@@ -124,7 +122,7 @@ def run_eval(spec: RunSpec, api_key: str | None = None, progress: bool = True,
     metrics = [get_metric(name) for name in names]
     path = Path(spec.out) if spec.out else runs_dir() / slug(dataset.name) / f"{slug(spec.method)}__{slug(spec.lm)}.jsonl"
     meta = run_meta(spec, dataset.name, built)
-    if task.name != "multihop-qa":
+    if task.name != "multihop-qa":  # the task the run answered, the dataset's when the spec names none
         meta["task"] = task.name
     log = RunLog(path, meta)
     wanted = {ex.qid for ex in examples}

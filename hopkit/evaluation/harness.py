@@ -58,8 +58,9 @@ def evaluate(program: Callable[..., dspy.Prediction], examples: Sequence[dspy.Ex
     """Answer the examples the log has not, each row appended as it finishes. The log has one writer at a time
     (``RunLog.writing``): another process writing it is an error, or with ``wait_for_writer`` a wait, after which
     its rows count."""
-    if not {ex.qid for ex in examples} - log.done_qids():
-        return summarize([r for r in log.rows if r["qid"] in {ex.qid for ex in examples}], metrics, log.path)
+    wanted = {ex.qid for ex in examples}
+    if not wanted - log.done_qids():  # nothing to answer: read, with no writer's lock
+        return summarize([r for r in log.rows if r["qid"] in wanted], metrics, log.path)
     with log.writing(wait=wait_for_writer):
         return _evaluate(program, examples, metrics, log, threads, progress)
 
