@@ -29,17 +29,21 @@ for set in hotpotqa 2wiki musique; do  # BM25 indexes of every corpus (seconds; 
     hopkit index --backend bm25 --dataset "${TEST[$set]%\[*}" > /dev/null 2>&1
 done
 hopkit index --backend bm25 --dataset "${TUNE[musique]}" > /dev/null 2>&1
+finished() { grep -q "^done $1 rc=0 " "$STATUS" 2>/dev/null; }  # a study that ended cleanly is not started again
 run() {  # name, then reproduce's arguments
     local name=$1; shift
+    finished "$name" && return
     echo "start $name $(date +%F\ %T) $(git -C "$CODE" rev-parse --short HEAD)" >> "$STATUS"
     hopkit "$@" --out "$ROOT/$name" --retriever bm25 --lm local:qwen1.5b --quiet >> "$ROOT/$name.log" 2>&1
     echo "done $name rc=$? $(date +%F\ %T)" >> "$STATUS"
 }
 # item 2's benchmark: IRCoT zero-shot and few-shot on 10 MuSiQue dev questions, each in a fresh process
-echo "start bench-demos $(date +%F\ %T)" >> "$STATUS"
-hopkit bench-demos --dataset "${TUNE[musique]}" --demos-from "${DEMOS[musique]}" --n 10 \
-    --out "$ROOT/bench-demos.json" >> "$ROOT/bench-demos.log" 2>&1
-echo "done bench-demos rc=$? $(date +%F\ %T)" >> "$STATUS"
+if ! finished bench-demos; then
+    echo "start bench-demos $(date +%F\ %T)" >> "$STATUS"
+    hopkit bench-demos --dataset "${TUNE[musique]}" --demos-from "${DEMOS[musique]}" --n 10 \
+        --out "$ROOT/bench-demos.json" >> "$ROOT/bench-demos.log" 2>&1
+    echo "done bench-demos rc=$? $(date +%F\ %T)" >> "$STATUS"
+fi
 # 1. OneR and IRCoT, tuned on the paper's grid and tested, on all three (MuSiQue first: the smallest test set)
 for set in musique hotpotqa 2wiki; do
     for method in oner ircot; do
