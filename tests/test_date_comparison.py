@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from hopkit.additions.answer_steps import AnswerSteps
+from hopkit.programs.answer_steps import AnswerSteps
 from hopkit.additions.date_comparison import DateComparison
 from hopkit.knobs import KNOBS
 from hopkit.knobs.profiles import profile_values

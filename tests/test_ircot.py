@@ -3,6 +3,7 @@
 import dspy
 import pytest
 
+from hopkit.evaluation.trace_stats import stats_of
 from hopkit.data.corpus import Corpus
 from hopkit.data.passage import Passage
 from hopkit.lm.accounted import AccountedLM
@@ -107,7 +108,7 @@ def test_registry_builds_variants_with_demos(bundled_dev):
     train = load_bundled("train")
     retriever = BM25Retriever(bundled_dev.corpus)
     program = build_program("ircot-noreader", retriever=retriever, train=train, k=2, m_distractors=1)
-    assert program.reader_mode == "none" and program.k == 2 and len(program.reason.demos) >= 1
+    assert program.reader_mode == "none" and program.knobs.k == 2 and len(program.reason.demos) >= 1
     demo = program.reason.demos[0]
     assert demo.continuation and isinstance(demo.context, list)
 
@@ -136,7 +137,7 @@ def test_a_malformed_reader_output_keeps_the_retrieval_and_is_counted():
                 {"something": "still not"}])
     prediction = IRCoT(retriever, k=2, answer_reader="cot")(question="Q?")
     assert prediction.retrieved == ["a", "b"] and prediction.answer == "Velmar"
-    assert prediction.trace["stats"]["reader_parse_failures"] == 1
+    assert stats_of(prediction.trace)["reader_parse_failures"] == 1
 
 
 def test_a_malformed_reasoning_step_ends_the_chain_and_is_counted():
@@ -144,7 +145,7 @@ def test_a_malformed_reasoning_step_ends_the_chain_and_is_counted():
     use_script([{"something": "not the fields"}, {"something": "still not"}, {"answer": "x"}])
     prediction = IRCoT(retriever, k=1, answer_reader="direct")(question="Q?")
     assert prediction.trace["stop"] == "reason_parse_failure" and prediction.answer == "x"
-    assert prediction.trace["stats"]["reason_parse_failures"] == 1 and prediction.retrieved == ["a"]
+    assert stats_of(prediction.trace)["reason_parse_failures"] == 1 and prediction.retrieved == ["a"]
 
 
 def test_a_first_sentence_that_restates_the_question_is_skipped_and_not_used_as_a_query():

@@ -6,6 +6,7 @@ import json
 import dspy
 import pytest
 
+from hopkit.evaluation.trace_stats import stats_of
 from hopkit.data.passage import Passage
 from hopkit.lm.accounted import AccountedLM
 from hopkit.programs.registry import build_program
@@ -120,10 +121,10 @@ def test_a_chain_that_passes_ends_after_one_round_and_is_traced_with_references(
         {"Who made Atlas?": ("Kellis", 0.95), "Where was Kellis born?": ("Morn", 0.95)})
     assert prediction.answer == "Morn" and len(engine.requests) == 2
     assert retriever.queries == ["Who made Atlas?", "Where was Kellis born?"]
-    assert prediction.trace["finished"] and prediction.trace["stats"]["rounds"] == 1
-    assert prediction.trace["stats"]["skc"] == 2 and prediction.trace["references"] == [1, 2]
+    assert prediction.trace["finished"] and stats_of(prediction.trace)["rounds"] == 1
+    assert stats_of(prediction.trace)["skc"] == 2 and prediction.trace["references"] == [1, 2]
     assert prediction.citations == ["d-whomadeatlas", "d-wherewaskell"]
-    assert prediction.trace["stats"]["from_lm"] == 2
+    assert stats_of(prediction.trace)["from_lm"] == 2
 
 
 def test_verification_feedback_ends_the_round_and_the_next_branch_hangs_from_that_node():
@@ -141,7 +142,7 @@ def test_verification_feedback_ends_the_round_and_the_next_branch_hangs_from_tha
     assert nodes["r2.1"]["action"] == DUPLICATE and nodes["r2.1"]["duplicate_of"] == "r1.1"
     assert retriever.queries.count("Who made Atlas?") == 1  # duplicates are not retrieved again
     assert nodes["r2.2"]["action"] == PASS and prediction.trace["path"] == ["r1.1", "r2.2"]
-    assert prediction.trace["stats"]["corrected_by_ir"] == 1 and prediction.answer == "Morn"
+    assert stats_of(prediction.trace)["corrected_by_ir"] == 1 and prediction.answer == "Morn"
     feedback = engine.requests[1]
     assert "Kellis" in str(feedback.messages) and "Brann" in str(feedback.messages)  # chain + correction shown
 
@@ -168,8 +169,8 @@ def test_an_unsolved_node_the_reader_cannot_answer_lets_ir_go_on_to_the_next_nod
     nodes = nodes_of(prediction)
     assert nodes["r1.1"]["action"] == UNANSWERED and nodes["r1.2"]["action"] == COMPLETED
     assert nodes["r2.2"]["action"] == COMPLETED and prediction.trace["finished"]
-    assert prediction.answer == "yes" and prediction.trace["stats"]["unanswered_by_ir"] == 1
-    assert prediction.trace["no_answer"] == "go_on"
+    assert prediction.answer == "yes" and stats_of(prediction.trace)["unanswered_by_ir"] == 1
+    assert prediction.trace["knobs"]["no_answer"] == "go_on"
 
 
 def test_the_paper_completes_an_unanswered_node_and_the_same_chain_comes_back():
@@ -192,9 +193,9 @@ def test_theta_left_unset_comes_from_the_readers_calibration_else_the_papers_val
     class CalibratedReader(TableReader):
         calibrated_theta = 0.4
 
-    assert SearChain(QueryRetriever(), TableReader({})).theta == 0.82
-    assert SearChain(QueryRetriever(), CalibratedReader({})).theta == 0.4
-    assert SearChain(QueryRetriever(), CalibratedReader({}), theta=0.9).theta == 0.9
+    assert SearChain(QueryRetriever(), TableReader({})).knobs.theta == 0.82
+    assert SearChain(QueryRetriever(), CalibratedReader({})).knobs.theta == 0.4
+    assert SearChain(QueryRetriever(), CalibratedReader({}), theta=0.9).knobs.theta == 0.9
     assert LMReader().calibrated_theta == 0.5 and LMReader(confidence="span").calibrated_theta is None
     prediction, _, _, _ = run(  # f = 0.6: corrects under the LM reader's 0.4, passes under the paper's 0.82
         [chain(("Who made Atlas?", "Atlas was made by Brann."), final="Brann"),
@@ -213,7 +214,7 @@ def test_a_correction_the_lm_ignored_fills_the_node_instead_of_coming_back():
         {"Who made Atlas?": ("Kellis", 0.9), "Where was Brann born?": ("", 0.1)})
     nodes = nodes_of(prediction)
     assert nodes["r1.1"]["action"] == CORRECTED and nodes["r2.1"]["action"] == FILLED
-    assert nodes["r2.1"]["reader_answer"] == "Kellis" and prediction.trace["stats"]["rounds"] == 2
+    assert nodes["r2.1"]["reader_answer"] == "Kellis" and stats_of(prediction.trace)["rounds"] == 2
     assert prediction.trace["finished"] and prediction.answer == "Morn"  # traced: IR filled a node of the last chain
     assert "Kellis" in str(engine.requests[-1].messages[-1].parts)
 
@@ -229,13 +230,13 @@ def test_low_confidence_disagreement_passes_and_completion_ignores_confidence():
     assert nodes["r1.1"]["action"] == PASS  # f = 0.3 <= theta: the LM's answer stands
     assert nodes["r1.2"]["action"] == COMPLETED  # f = 0.01, completed anyway
     assert prediction.trace["tree"]["branches"][1]["attached_to"] == "r1.2"
-    assert prediction.trace["stats"]["completed_by_ir"] == 1 and prediction.answer == "Tull"
+    assert stats_of(prediction.trace)["completed_by_ir"] == 1 and prediction.answer == "Tull"
 
 
 def test_r_max_bounds_the_rounds():
     replies = [chain((f"Unknown thing {i}?", None)) for i in range(3)] + [final("It is unknown [1].", "unknown")]
     prediction, _, _, engine = run(replies, {f"Unknown thing {i}?": ("x", 0.1) for i in range(3)}, r_max=3)
-    assert prediction.trace["stats"]["rounds"] == 3 and not prediction.trace["finished"]
+    assert stats_of(prediction.trace)["rounds"] == 3 and not prediction.trace["finished"]
     assert len(engine.requests) == 4  # 3 chains + the final content
 
 
@@ -258,7 +259,7 @@ def test_without_completion_unsolved_nodes_get_no_feedback():
     prediction, _, _, engine = run(
         [chain(("Who made Atlas?", None), final=""), final("Unknown [1].", "unknown")],
         {"Who made Atlas?": ("Kellis", 0.99)}, complete=False)
-    assert nodes_of(prediction)["r1.1"]["action"] == UNSOLVED_KEPT and prediction.trace["stats"]["rounds"] == 1
+    assert nodes_of(prediction)["r1.1"]["action"] == UNSOLVED_KEPT and stats_of(prediction.trace)["rounds"] == 1
 
 
 def test_marker_format_is_read_when_the_typed_parse_fails():
@@ -267,14 +268,14 @@ def test_marker_format_is_read_when_the_typed_parse_fails():
                               ("Where was Kellis born?", "In Morn."), final="Morn"), final("Morn [2].", "Morn")],
                               {"Who made Atlas?": ("Kellis", 0.9), "Where was Kellis born?": ("Morn", 0.9)})
     assert [b["parse"] for b in prediction.trace["tree"]["branches"]] == ["fallback", "typed"]
-    assert prediction.trace["stats"]["fallback_parses"] == 1 and prediction.answer == "Morn"
+    assert stats_of(prediction.trace)["fallback_parses"] == 1 and prediction.answer == "Morn"
 
 
 def test_an_unreadable_chain_is_counted_and_asked_again():
     prediction, _, _, _ = run([{"chain": "I am not sure.", "final_answer": ""},
                                chain(("Who made Atlas?", "Kellis made it."), final="Kellis"), final("Kellis [1].", "Kellis")],
                               {"Who made Atlas?": ("Kellis", 0.9)})
-    assert prediction.trace["stats"]["unreadable_chains"] == 1 and prediction.answer == "Kellis"
+    assert stats_of(prediction.trace)["unreadable_chains"] == 1 and prediction.answer == "Kellis"
 
 
 def test_parse_chain_text_round_trips_the_marker_format():
@@ -331,7 +332,7 @@ def test_a_sentence_answer_is_cut_to_the_phrase_it_states_and_never_rewritten():
                final("Lawson has four [1].", "Lawson")]
     prediction, _, _, engine = run(replies + [{"answer": "Lawson"}], {"How many members has Lawson?": ("four", 0.9)})
     assert prediction.answer == "Lawson" and prediction.trace["short_form"]["before"].startswith("Lawson has")
-    assert prediction.trace["stats"]["short_form_calls"] == 1
+    assert stats_of(prediction.trace)["short_form_calls"] == 1
     prediction, _, _, _ = run(replies + [{"answer": "Ambrose"}], {"How many members has Lawson?": ("four", 0.9)})
     assert prediction.answer == "Lawson has more members than Club."  # not in the sentence: the sentence stands
     assert prediction.trace["short_form"]["rejected"] == "Ambrose"
@@ -390,7 +391,7 @@ def test_a_repeat_with_a_conflicting_answer_is_judged_again_and_a_skip_knob_rest
     assert nodes["r2.1"]["rejudged"] and nodes["r2.1"]["action"] == CORRECTED  # "Tull" conflicts with "Kellis"
     assert retriever.queries.count("Who made Atlas?") == 1  # judged on the recorded reading, not read again
     assert nodes["r3.1"]["action"] == DUPLICATE and prediction.answer == "Kellis"
-    assert prediction.trace["stats"]["rejudged"] == 1
+    assert stats_of(prediction.trace)["rejudged"] == 1
     prediction, _, _, _ = run(replies[:2] + [final("Tull [1] was born in Ost [2].", "Ost")], table, duplicates="skip")
     assert nodes_of(prediction)["r2.1"]["action"] == DUPLICATE and prediction.answer == "Ost"
 
@@ -406,7 +407,7 @@ def test_an_unsolved_repeat_is_never_skipped():
     nodes = nodes_of(prediction)
     assert nodes["r1.1"]["action"] == COMPLETED and nodes["r2.1"]["action"] == FILLED
     assert retriever.queries.count("Who made Atlas?") == 1 and nodes["r2.1"]["reader_answer"] == "Kellis"
-    assert prediction.trace["finished"] and prediction.trace["stats"]["filled_from_record"] == 1
+    assert prediction.trace["finished"] and stats_of(prediction.trace)["filled_from_record"] == 1
     assert prediction.answer == "Morn" and prediction.trace["answer_source"] == "traced"
     assert "Kellis" in str(engine.requests[-1].messages[-1].parts)
 
@@ -434,7 +435,7 @@ def test_a_first_chain_that_restates_the_question_is_asked_once_to_decompose():
     prediction, retriever, _, engine = run(replies, table)
     assert "Break the question into simple queries" in str(engine.requests[1].messages)
     assert retriever.queries == ["Who made Atlas?", "Where was Kellis born?"]
-    assert prediction.trace["stats"]["decompose_retries"] == 1 and prediction.trace["restated_chain"]
+    assert stats_of(prediction.trace)["decompose_retries"] == 1 and prediction.trace["restated_chain"]
     prediction, retriever, _, engine = run([replies[0], final("Morn [1].", "Morn")],
                                            {"Where was the maker of Atlas born?": ("Morn", 0.9)},
                                            decompose_retry=False)
@@ -503,7 +504,7 @@ def test_a_value_answer_to_a_yes_no_question_is_checked_once():
                                                          "When was Tull made?": ("1901", 0.95)}))(
         question="Were Atlas and Tull made in the same year?")
     assert prediction.answer == "yes" and prediction.trace["yes_no_check"]["before"] == "1901"
-    assert prediction.trace["stats"]["yes_no_checks"] == 1 and not engine.replies
+    assert stats_of(prediction.trace)["yes_no_checks"] == 1 and not engine.replies
 
 
 def test_an_answer_naming_neither_option_of_an_either_or_question_is_checked_once():
@@ -514,7 +515,7 @@ def test_an_answer_naming_neither_option_of_an_either_or_question_is_checked_onc
                                                          "When was Tull made?": ("1887", 0.95)}))(
         question="Which was made first, Atlas or Tull?")
     assert prediction.answer == "Tull" and prediction.trace["option_check"]["before"] == "1887"
-    assert prediction.trace["stats"]["option_checks"] == 1 and not engine.replies
+    assert stats_of(prediction.trace)["option_checks"] == 1 and not engine.replies
 
 
 def test_chain_of_thought_demonstrations_need_no_comparison_question():

@@ -6,6 +6,7 @@ import threading
 import dspy
 import pytest
 
+from hopkit.evaluation.trace_stats import stats_of
 from hopkit.data.passage import Passage
 from hopkit.lm.accounted import AccountedLM
 from hopkit.programs.registry import build_program
@@ -90,7 +91,7 @@ def test_each_action_has_its_effect():
     assert by_pid["C"]["path"] == ["B", "C"] and by_pid["B"]["next_query"] == "find C"
     assert [e["pids"] for e in prediction.trace["evidence"]] == [["A"], ["B", "C"]]
     assert prediction.answer == "Morn" and prediction.citations == ["A", "B", "C"]
-    stats = prediction.trace["stats"]
+    stats = stats_of(prediction.trace)
     assert (stats["api"], stats["doc"], stats["evidence"]) == (5, 4, 2)  # 4 reviews + fusion
 
 
@@ -110,7 +111,7 @@ def test_repetitive_pruning_skips_paragraphs_already_in_the_pool():
     program, engine, _ = setup(reviews, table)
     prediction = program(question="Q?")
     statuses = [(n["pid"], n["status"]) for n in prediction.trace["nodes"]]
-    assert ("A", "pruned-repetitive") in statuses and prediction.trace["stats"]["pruned_repetitive"] == 1
+    assert ("A", "pruned-repetitive") in statuses and stats_of(prediction.trace)["pruned_repetitive"] == 1
     assert ["B", "A"] not in engine.reviewed_paths and ["B", "C"] in engine.reviewed_paths
     program, engine, _ = setup(reviews, table, repetitive_pruning=False)
     program(question="Q?")
@@ -132,7 +133,7 @@ def test_the_budget_stops_the_search_and_still_fuses():
     prediction = program(question="Q?")
     assert len(engine.reviewed_paths) == 2 and prediction.trace["stopped_by_budget"]
     assert sum(n["status"] == "skipped-budget" for n in prediction.trace["nodes"]) >= 1
-    assert prediction.answer == "Morn" and prediction.trace["stats"]["empty_pool"] == 1
+    assert prediction.answer == "Morn" and stats_of(prediction.trace)["empty_pool"] == 1
 
 
 def test_fusion_reads_what_its_mode_names():
@@ -159,14 +160,14 @@ def test_cor_reviews_one_growing_path():
     prediction = program(question="Q?")
     assert engine.reviewed_paths == [["A", "B"], ["A", "B", "C"]]  # the whole path each time, A kept once
     assert prediction.trace["evidence"][0]["pids"] == ["A", "B", "C"] and prediction.trace["method"] == "cor"
-    assert prediction.trace["stats"]["doc"] == 3 and prediction.trace["stats"]["api"] == 3  # 2 reviews + fusion
+    assert stats_of(prediction.trace)["doc"] == 3 and stats_of(prediction.trace)["api"] == 3  # 2 reviews + fusion
 
 
 def test_cor_with_nothing_accepted_reads_every_relevant_paragraph_on_its_path():
     reviews = {"B": ("yes", "no", "find C"), "C": ("yes", "no", "find D")}
     program, engine, _ = setup(reviews, {"Q?": ["A", "B"], "find C": ["C"]}, single_path=True, depth=2)
     prediction = program(question="Q?")
-    assert prediction.trace["stats"]["empty_pool"] == 1
+    assert stats_of(prediction.trace)["empty_pool"] == 1
     assert sorted(prediction.citations) == ["A", "B", "C"]
 
 
@@ -175,7 +176,7 @@ def test_mpc_uses_the_written_paragraph_as_the_query():
                                   missing="Kellis was born in Morn.")
     prediction = program(question="Q?")
     assert retriever.calls[1] == ("Kellis was born in Morn.", 3)
-    assert prediction.trace["stats"]["api"] == 3  # review, missing paragraph, fusion
+    assert stats_of(prediction.trace)["api"] == 3  # review, missing paragraph, fusion
 
 
 def test_unparseable_reviews_are_counted_and_rejected():
@@ -231,7 +232,7 @@ def test_an_accept_whose_answer_is_not_in_its_paragraphs_searches_on():
     assert a["unsupported_accept"] and a["action"] == "search" and a["query_source"] == "written"
     assert retriever.calls[1][0] == "written query" and b["action"] == "accept"
     assert prediction.trace["evidence"][0]["pids"] == ["A", "B"]
-    assert prediction.trace["stats"]["unsupported_accepts"] == 1
+    assert stats_of(prediction.trace)["unsupported_accepts"] == 1
     program, _, _ = setup(reviews, {"Q?": ["A"]}, expansion="direct", check_accept=False)
     assert nodes(program(question="Q?"))["A"]["action"] == "accept"  # the paper's accept, one knob away
 
@@ -264,7 +265,7 @@ def test_a_search_never_resends_the_question():
     # and when no real query can be written, the node is not expanded
     program, _, retriever = setup({"A": ("yes", "no", "")}, {"Q?": ["A"]}, written_query="Q?")
     prediction = program(question="Q?")
-    assert [q for q, _ in retriever.calls] == ["Q?"] and prediction.trace["stats"]["unexpanded_searches"] == 1
+    assert [q for q, _ in retriever.calls] == ["Q?"] and stats_of(prediction.trace)["unexpanded_searches"] == 1
 
 
 def test_three_distinct_review_demonstrations_and_fusion_demonstrations(bundled_dev):
@@ -328,7 +329,7 @@ def test_a_value_answer_to_a_yes_no_question_is_checked_and_counted():
                           fusion={"response": "A was made in 1901 and B in 1890.", "answer": "1901"})
     prediction = program(question="Is A older than B?")
     assert prediction.answer == "no" and prediction.trace["yes_no_check"]["before"] == "1901"
-    assert prediction.trace["stats"]["api"] == 3  # review, fusion, check
+    assert stats_of(prediction.trace)["api"] == 3  # review, fusion, check
 
 
 def test_a_reject_of_a_paragraph_titled_with_an_option_searches_on():
@@ -345,7 +346,7 @@ def test_a_reject_of_a_paragraph_titled_with_an_option_searches_on():
     assert [q for q, _ in retriever.calls] == [question, "written query"]
     assert by_pid["Arachis"]["action"] == "accept"  # both options on its path: the checked accept passes
     assert prediction.trace["evidence"][0]["pids"] == ["Salvia", "Arachis"]
-    assert prediction.trace["stats"]["overruled_rejects"] == 1
+    assert stats_of(prediction.trace)["overruled_rejects"] == 1
     program, _, retriever = setup(reviews, table, check_reject=False)
     assert nodes(program(question=question))["Salvia"]["action"] == "reject"  # the paper's reject, one knob away
     assert [q for q, _ in retriever.calls] == [question]
@@ -365,7 +366,7 @@ def test_the_papers_depth_first_search_goes_into_a_subtree_before_the_next_sibli
     reviews = {"A": ("yes", "no", "after A"), "B": ("yes", "no", "after B"), "C": ("yes", "yes", "C answers.")}
     table = {"Q?": ["A", "B"], "after A": ["C"], "after B": ["D"]}
     program, engine, _ = setup(reviews, table)
-    assert program.order == "depth_first"
+    assert program.knobs.order == "depth_first"
     program(question="Q?")
     assert engine.reviewed_paths[:3] == [["A"], ["A", "C"], ["B"]]
     program, engine, _ = setup(reviews, table, order="layer")

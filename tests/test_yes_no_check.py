@@ -4,6 +4,7 @@ other answer passes with no call."""
 import dspy
 from dspy.utils import DummyLM
 
+from hopkit.evaluation.trace_stats import stats_of
 from hopkit.data.corpus import Corpus
 from hopkit.data.passage import Passage
 from hopkit.programs.ircot import IRCoT
@@ -84,7 +85,7 @@ def test_ircot_checks_its_readers_answer_and_counts_the_call():
     prediction = IRCoT(BM25Retriever(CORPUS), k=2, answer_reader="cot")(question=question)
     assert prediction.answer == "no"
     assert prediction.trace["reader_output"]["yes_no_check"]["before"] == "2011"
-    assert prediction.trace["stats"]["yes_no_checks"] == 1
+    assert stats_of(prediction.trace)["yes_no_checks"] == 1
 
 
 def test_a_sentence_restating_the_claim_is_read_with_no_call():

@@ -8,6 +8,9 @@ answers a yes/no question with the value it compared, and an either-or question 
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 import dspy
 
 SENTENCE = ("Answer the question as asked: yes or no when it asks yes or no, and one of the named options when it "
@@ -33,3 +36,13 @@ FIELD_DESCS = {
 def with_answer_form_field(signature: type[dspy.Signature], field: str, enabled: bool) -> type[dspy.Signature]:
     """The signature with hopkit's wording of its answer field when ``enabled``, else as it is."""
     return signature.with_updated_fields(field, desc=FIELD_DESCS[field]) if enabled else signature
+
+
+def reader_as_asked(signature: type[dspy.Signature], knobs: Mapping[str, Any]) -> type[dspy.Signature]:
+    """A reader's signature as a program with these knobs asks it (the sentence where the knob is on)."""
+    return with_answer_as_asked(signature, bool(knobs.get("answer_as_asked")))
+
+
+def field_as_asked(signature: type[dspy.Signature], field: str, knobs: Mapping[str, Any]) -> type[dspy.Signature]:
+    """An answer field as a program with these knobs words it (hopkit's wording where the knob is on)."""
+    return with_answer_form_field(signature, field, bool(knobs.get("answer_as_asked")))

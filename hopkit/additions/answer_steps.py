@@ -1,65 +1,26 @@
-"""The additions that act on a method's final answer, composed in one place.
+"""The answer steps' common facts: their order, and the counters a trace's records give.
 
-In order: ``short_form`` (a sentence answer cut to its answering phrase), ``yes_no_check`` (a value given
-to a yes/no question decided as yes or no; with ``restatement``, a sentence that restates the question's
-claim read as yes or no with no call) and ``option_check`` (an either-or answer that names neither option
-mapped to one). Each step passes an answer it does not act on through untouched and with no LM call. A
-program builds ``AnswerSteps`` from its resolved knobs and calls it once on its final answer; with every
-addition off (the ``paper`` profile) it holds no step and returns the answer as it came.
+The steps themselves are beside this file (short form, the yes/no check with its restatement rule, the
+either-or check and the date comparison); ``hopkit.programs.answer_steps.AnswerSteps`` runs the ones a
+program's knobs turn on.
 """
 
 from __future__ import annotations
 
-from typing import Any
-
-import dspy
-
-from hopkit.additions.date_comparison import DateComparison
-from hopkit.additions.option_check import OptionCheck
-from hopkit.additions.short_form import ShortForm
-from hopkit.additions.yes_no_check import YesNoCheck
-from hopkit.lm.usage import current_usage
-
 ORDER = ("short_form", "yes_no_check", "option_check", "date_comparison")
 
 
-class AnswerSteps(dspy.Module):
-    def __init__(self, short_form: bool = False, yes_no_check: bool = False, restatement: bool = False,
-                 option_check: bool = False, date_comparison: bool = False) -> None:
-        super().__init__()
-        self.short_form = ShortForm() if short_form else None
-        self.yes_no_check = YesNoCheck(restatement=restatement) if yes_no_check else None
-        self.option_check = OptionCheck() if option_check else None
-        self.date_comparison = DateComparison() if date_comparison else None
+COUNTERS = {"short_form": "short_form_calls", "yes_no_check": "yes_no_checks", "option_check": "option_checks"}
 
-    @classmethod
-    def from_knobs(cls, knobs: dict[str, Any]) -> "AnswerSteps":
-        """The steps a method's resolved knobs turn on (a knob the method lacks is off)."""
-        return cls(short_form=bool(knobs.get("short_form")), yes_no_check=bool(knobs.get("yes_no_check")),
-                   restatement=bool(knobs.get("restatement")), option_check=bool(knobs.get("option_check")),
-                   date_comparison=bool(knobs.get("date_comparison")))
 
-    @property
-    def names(self) -> list[str]:
-        return [name for name in ORDER if getattr(self, name) is not None]
-
-    def forward(self, question: str, answer: str, reasoning: str = "",
-                context: list[str] | None = None) -> tuple[str, dict[str, dict]]:
-        """The answer to report, and a trace record for each step that acted (keyed by its knob)."""
-        records: dict[str, dict] = {}
-        for name in self.names:
-            before = _calls()
-            answer, record = getattr(self, name)(question, answer, reasoning, context)
-            if record is not None:
-                records[name] = {**record, "lm_calls": _calls() - before}
-        return answer, records
+def step_counts(records: dict[str, dict]) -> dict[str, int]:
+    """A trace's counters of the answer steps: the LM calls each made, and whether the dates were compared."""
+    counts = {counter: called(records.get(step)) for step, counter in COUNTERS.items()}
+    counts["date_comparisons"] = int(records.get("date_comparison") is not None)  # no LM call: read
+    return counts
 
 
 def called(record: dict | None) -> int:
     """1 when a step's record shows it made its LM call, else 0 (for the trace's counters)."""
     return int(bool((record or {}).get("call")))
 
-
-def _calls() -> int:
-    usage = current_usage()
-    return usage.lm_calls if usage else 0

@@ -15,7 +15,8 @@ too, and is searched on at the cost of one review).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
 
 from hopkit.text.normalize import normalize_answer
 from hopkit.text.question_form import either_or_options
@@ -61,3 +62,26 @@ def names_an_option(question: str, title: str) -> bool:
         if all(word in long_ for word in short):
             return True
     return False
+
+
+def checked_accept(state: Any, node: Any, single_path: bool) -> None:
+    """``check_accept``: an accept whose answer its path does not hold searches on."""
+    paragraphs = [f"{state.passages[pid].title}. {state.passages[pid].text}" for pid in node.path]
+    if node.action == "accept" and not supported(node.answer, paragraphs, state.question):
+        node.action, node.unsupported_accept = "search", True
+
+
+def checked_reject(state: Any, node: Any, single_path: bool) -> None:
+    """``check_reject``: a reject of a paragraph titled with one of an either-or question's options searches on
+    (CoR: any paragraph on its path)."""
+    titles = [state.passages[pid].title for pid in (node.path if single_path else [node.pid])]
+    if node.action == "reject" and any(names_an_option(state.question, title) for title in titles):
+        node.action, node.overruled_reject = "search", True
+
+
+REVIEW_CHECKS = {"check_accept": checked_accept, "check_reject": checked_reject}
+
+
+def review_checks_for(knobs: Mapping[str, Any]) -> list[Callable[[Any, Any, bool], None]]:
+    """The checks a Tree of Reviews with these knobs runs on each review, in order (none in ``paper``)."""
+    return [check for name, check in REVIEW_CHECKS.items() if knobs.get(name)]

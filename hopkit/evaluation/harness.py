@@ -14,6 +14,7 @@ from tqdm import tqdm
 
 from hopkit.evaluation.metrics import Metric
 from hopkit.evaluation.run_log import RunLog
+from hopkit.evaluation.trace_stats import stats_of
 from hopkit.lm.usage import computed_cost, usage_scope
 
 COST_FIELDS = ("lm_calls", "cache_hits", "prompt_tokens", "completion_tokens", "retrievals", "seconds")
@@ -117,15 +118,15 @@ def summarize(rows: list[dict], metrics: Sequence[Metric], path: Path | None = N
 
 
 def trace_stats(rows: list[dict]) -> dict[str, float]:
-    """Mean per question of each number a program reports in ``trace["stats"]`` (rounds, SKC, ...);
-    a question that failed before reporting counts as zero."""
+    """Mean per question of each number read from the programs' traces (rounds, SKC, ...; see
+    hopkit/evaluation/trace_stats.py); a question that failed before reporting counts as zero."""
+    per_row = [stats_of(row.get("trace")) for row in rows]
     names: dict[str, None] = {}
-    for row in rows:
-        names.update(dict.fromkeys((row.get("trace") or {}).get("stats", {})))
+    for stats in per_row:
+        names.update(dict.fromkeys(stats))
     if not rows:
         return {}
-    return {name: sum(float(((r.get("trace") or {}).get("stats") or {}).get(name, 0)) for r in rows) / len(rows)
-            for name in names}
+    return {name: sum(float(stats.get(name, 0)) for stats in per_row) / len(rows) for name in names}
 
 
 def format_report(report: EvalReport, label: str) -> str:

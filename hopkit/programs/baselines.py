@@ -6,19 +6,20 @@ answers without paragraphs."""
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 import dspy
 
-from hopkit.additions.answer_as_asked import with_answer_as_asked
-from hopkit.additions.answer_steps import AnswerSteps
+from hopkit.additions.answer_as_asked import reader_as_asked
 from hopkit.data.examples import Dataset
-from hopkit.knobs import resolve
-from hopkit.knobs.declared import DEMO_BUDGET, M_DISTRACTORS, MAX_DEMOS, knob
-from hopkit.programs.ircot.demonstrations import DemoSet, build_demos
-from hopkit.programs.own_example import without_own_example
-from hopkit.programs.documented import documented
+from hopkit.knobs import PARAGRAPH_WORDS, profile_values
+from hopkit.knobs.declared import knob
 from hopkit.knobs.knob import Profile
+from hopkit.knobs.values import program_knobs
+from hopkit.programs.answer_steps import AnswerSteps
+from hopkit.programs.documented import documented
+from hopkit.programs.ircot.demonstrations import DemoSet, demos_for
+from hopkit.programs.own_example import without_own_example
 from hopkit.programs.prediction import hop_prediction
 from hopkit.retrieval.protocol import Retriever
 from hopkit.signatures import ClosedBookAnswer, ContextAnswer
@@ -68,10 +69,9 @@ class NoR(dspy.Module):
         self.reasoning = reasoning
         self.answer = _answer_step(ClosedBookAnswer, reasoning)
         if has_chains(train):
-            demos = build_demos(train.examples, train.corpus, m_distractors=M_DISTRACTORS.value_in(profile),
-                                budget_wordpieces=DEMO_BUDGET.value_in(profile), max_demos=MAX_DEMOS.value_in(profile),
-                                balance_openings=_balanced(profile))
-            _predictor(self.answer).demos = reader_demos(demos, reasoning, closed_book=True)
+            # IRCoT's picks, packed as they are with hopkit's paragraph cut (the paragraphs are then left out)
+            ircot = {**profile_values("ircot", profile), "paragraph_words": PARAGRAPH_WORDS}
+            _predictor(self.answer).demos = reader_demos(demos_for(train, ircot), reasoning, closed_book=True)
 
     def forward(self, question: str) -> dspy.Prediction:
         out = self.answer(question=question, **without_own_example(_predictor(self.answer), question))
@@ -82,42 +82,27 @@ class NoR(dspy.Module):
 class OneR(dspy.Module):
     """Retrieve ``k`` paragraphs with the question as the query, then answer from them (IRCoT's OneR)."""
 
-    def __init__(self, retriever: Retriever, k: int | None = None, reasoning: Reasoning = "direct",
-                 paragraph_words: int | None = None, answer_as_asked: bool | None = None,
-                 yes_no_check: bool | None = None, restatement: bool | None = None,
-                 option_check: bool | None = None, date_comparison: bool | None = None,
-                 m_distractors: int | None = None, demo_budget: int | None = None, max_demos: int | None = None,
-                 profile: Profile = "hopkit", train: Dataset | None = None) -> None:
+    def __init__(self, retriever: Retriever, reasoning: Reasoning = "direct", *, profile: Profile = "hopkit",
+                 train: Dataset | None = None, **knobs: Any) -> None:
         super().__init__()
-        knobs = resolve("oner", profile, dict(k=k, paragraph_words=paragraph_words, answer_as_asked=answer_as_asked,
-                                              m_distractors=m_distractors, demo_budget=demo_budget,
-                                              max_demos=max_demos,
-                                              yes_no_check=yes_no_check, restatement=restatement,
-                                              option_check=option_check, date_comparison=date_comparison),
-                        owner="OneR")
-        self.retriever, self.profile, self.knobs = retriever, profile, knobs
-        self.k, self.max_words = knobs["k"], knobs["paragraph_words"]
-        self.reasoning = reasoning
-        self.answer = _answer_step(with_answer_as_asked(ContextAnswer, knobs["answer_as_asked"]), reasoning)
+        self.retriever, self.profile, self.reasoning = retriever, profile, reasoning
+        self.knobs = knobs = program_knobs("oner", profile, knobs, owner="OneR")
+        self.answer = _answer_step(reader_as_asked(ContextAnswer, knobs), reasoning)
         self.answer_steps = AnswerSteps.from_knobs(knobs)
         if has_chains(train):
-            demos = build_demos(train.examples, train.corpus, m_distractors=knobs["m_distractors"],
-                                budget_wordpieces=knobs["demo_budget"], max_demos=knobs["max_demos"],
-                                max_words=self.max_words, balance_openings=_balanced(profile))
+            demos = demos_for(train, {**knobs, "balance_openings": _balanced(profile)})
             _predictor(self.answer).demos = reader_demos(demos, reasoning)
 
     def forward(self, question: str) -> dspy.Prediction:
-        passages = self.retriever.retrieve(question, self.k)
-        context = [p.as_context(self.max_words) for p in passages]
+        passages = self.retriever.retrieve(question, self.knobs.k)
+        context = [p.as_context(self.knobs.paragraph_words) for p in passages]
         out = self.answer(context=context, question=question,
                           **without_own_example(_predictor(self.answer), question))
         answer, steps = self.answer_steps(question, out.answer or "", getattr(out, "reasoning", None) or "", context)
         pids = [p.pid for p in passages]
         trace = {"method": "oner", "profile": self.profile, "reasoning": self.reasoning, "query": question,
                  "retrieved": [{"pid": p.pid, "title": p.title, "score": p.score} for p in passages],
-                 "thought": getattr(out, "reasoning", None), "answer_before_steps": out.answer or "",
-                 "yes_no_check": steps.get("yes_no_check"), "option_check": steps.get("option_check"),
-                 "date_comparison": steps.get("date_comparison")}
+                 "thought": getattr(out, "reasoning", None), "answer_before_steps": out.answer or "", **steps}
         return hop_prediction(answer, citations=pids, retrieved=pids, trace=trace)
 
 

@@ -1,25 +1,41 @@
 """What ``help()`` and ``inspect.signature`` show for a public program class.
 
 DSPy's module metaclass defines ``__call__(*args, **kwargs)``, which hides a program's constructor from
-``inspect.signature``; a class documented here shows its real signature, and its docstring ends with its
-knobs as declared (hopkit/knobs/declared.py)."""
+``inspect.signature``. A program takes its knobs as ``**knobs``, so that it names each knob only where it uses
+it; a class documented here shows its real signature with every declared knob (hopkit/knobs/declared.py) as a
+keyword, refuses an unknown keyword with "did you mean", and its docstring ends with its knobs."""
 
 from __future__ import annotations
 
 import functools
 import inspect
+from typing import Any, Literal, Optional
 
 from hopkit.errors import UnknownNameError
 from hopkit.knobs import knob_help
+from hopkit.knobs.knob import Knob
+from hopkit.knobs.profiles import declared
 
 
 def documented(cls: type, group: str | None) -> type:
     init = inspect.signature(cls.__init__)
-    cls.__signature__ = init.replace(parameters=list(init.parameters.values())[1:])
-    cls.__init__ = _refusing_unknown(cls.__init__, cls.__name__, list(init.parameters)[1:])
+    parameters = [p for p in list(init.parameters.values())[1:] if p.kind is not inspect.Parameter.VAR_KEYWORD]
+    if group is not None:
+        parameters += [inspect.Parameter(knob.name, inspect.Parameter.KEYWORD_ONLY, default=None,
+                                         annotation=_annotation(knob)) for knob in declared(group).values()]
+    cls.__signature__ = init.replace(parameters=parameters)
+    cls.__init__ = _refusing_unknown(cls.__init__, cls.__name__, [p.name for p in parameters])
     if group is not None:
         cls.__doc__ = f"{inspect.cleandoc(cls.__doc__ or '')}\n\n{knob_help(group)}"
     return cls
+
+
+def _annotation(knob: Knob) -> Any:
+    """The type a knob takes, or None (the profile's value)."""
+    kind = knob.kind
+    if kind == "choice":
+        return Optional[Literal[tuple(knob.choices)]]  # noqa: UP007 (a Literal built at run time)
+    return Optional[{"bool": bool, "int": int, "float": float}[kind]]  # noqa: UP007
 
 
 def _refusing_unknown(init, owner: str, names: list[str]):

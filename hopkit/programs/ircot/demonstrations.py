@@ -20,12 +20,14 @@ chains end a hop past what a neighbouring template asks, and the reader then ans
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import dspy
 
 from hopkit.data.corpus import Corpus
+from hopkit.data.examples import Dataset
 from hopkit.data.passage import Passage
 from hopkit.errors import InputError
 from hopkit.knobs import PARAGRAPH_WORDS
@@ -82,6 +84,14 @@ def round_robin_by_opening(examples: list[dspy.Example]) -> list[dspy.Example]:
     for turn in range(max(len(q) for q in queues)):
         ordered.extend(q[turn] for q in queues if turn < len(q))
     return ordered
+
+
+def demos_for(train: Dataset, knobs: Mapping[str, Any]) -> DemoSet:
+    """The demonstrations a program with these knobs (IRCoT's, or a baseline's with IRCoT's reader) builds."""
+    return build_demos(train.examples, train.corpus, m_distractors=knobs["m_distractors"],
+                       budget_wordpieces=knobs["demo_budget"], max_demos=knobs["max_demos"],
+                       balance_openings=knobs.get("balance_openings", True),
+                       max_words=knobs.get("paragraph_words", PARAGRAPH_WORDS))
 
 
 def build_demos(train: Sequence[dspy.Example], corpus: Corpus, m_distractors: int = 2, budget_wordpieces: int = 6000,

@@ -7,22 +7,22 @@ far, and lets it continue the chain; only the first sentence it writes is kept (
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 import dspy
 from dspy.utils.exceptions import AdapterParseError
 
 from hopkit.data.passage import Passage
-from hopkit.additions.answer_as_asked import with_answer_as_asked
-from hopkit.additions.answer_steps import AnswerSteps, called
+from hopkit.additions.answer_as_asked import reader_as_asked
+from hopkit.programs.answer_steps import AnswerSteps
 from hopkit.data.examples import Dataset
 from hopkit.errors import InputError
-from hopkit.knobs import resolve
+from hopkit.knobs.values import program_knobs
 from hopkit.knobs.knob import Profile
 from hopkit.knobs.stand_ins import stand_ins
 from hopkit.programs.documented import documented
 from hopkit.lm.usage import current_usage
-from hopkit.programs.ircot.demonstrations import DemoSet, build_demos
+from hopkit.programs.ircot.demonstrations import DemoSet, demos_for
 from hopkit.programs.ircot.sentences import extract_answer, first_new_sentence, repeats, says_answer, split_sentences
 from hopkit.programs.own_example import without_own_example
 from hopkit.programs.prediction import hop_prediction
@@ -36,8 +36,8 @@ ReaderMode = Literal["cot", "direct", "none"]
 class _Collection:
     """Paragraphs collected for one question, deduplicated, capped, formatted once each."""
 
-    def __init__(self, cap: int, max_words: int) -> None:
-        self.cap, self.max_words = cap, max_words
+    def __init__(self, limit: int, words: int) -> None:
+        self.limit, self.words = limit, words
         self.passages: list[Passage] = []
         self.formatted: list[str] = []
         self._seen: set[str] = set()
@@ -45,13 +45,13 @@ class _Collection:
     def add(self, passages: list[Passage]) -> list[str]:
         added = []
         for passage in passages:
-            if len(self.passages) >= self.cap:
+            if len(self.passages) >= self.limit:
                 break
             if passage.pid in self._seen:
                 continue
             self._seen.add(passage.pid)
             self.passages.append(passage)
-            self.formatted.append(passage.as_context(self.max_words))
+            self.formatted.append(passage.as_context(self.words))
             added.append(passage.pid)
         return added
 
@@ -74,62 +74,41 @@ class IRCoT(dspy.Module):
     demonstrations with ``m_distractors`` and ``balance_openings``, as ``hopkit eval`` does; ``demos`` passes
     a built ``DemoSet`` instead. Neither: zero-shot."""
 
-    def __init__(self, retriever: Retriever, k: int | None = None, cap: int | None = None,
-                 max_steps: int | None = None, answer_reader: ReaderMode | None = None,
-                 m_distractors: int | None = None, demo_budget: int | None = None, max_demos: int | None = None,
-                 balance_openings: bool | None = None,
-                 skip_restated: bool | None = None, stop_on_repeat: bool | None = None,
-                 step_tokens: int | None = None, paragraph_words: int | None = None,
-                 answer_as_asked: bool | None = None,
-                 yes_no_check: bool | None = None, restatement: bool | None = None, option_check: bool | None = None,
-                 date_comparison: bool | None = None,
-                 profile: Profile = "hopkit", train: Dataset | None = None, demos: DemoSet | None = None) -> None:
+    def __init__(self, retriever: Retriever, *, profile: Profile = "hopkit", train: Dataset | None = None,
+                 demos: DemoSet | None = None, **knobs: Any) -> None:
         super().__init__()
-        knobs = resolve("ircot", profile, dict(
-            k=k, cap=cap, max_steps=max_steps, answer_reader=answer_reader, m_distractors=m_distractors,
-            demo_budget=demo_budget, max_demos=max_demos,
-            balance_openings=balance_openings, skip_restated=skip_restated, stop_on_repeat=stop_on_repeat,
-            step_tokens=step_tokens, paragraph_words=paragraph_words, answer_as_asked=answer_as_asked,
-            yes_no_check=yes_no_check,
-            restatement=restatement, option_check=option_check, date_comparison=date_comparison), owner="IRCoT")
         if demos is not None and train is not None:
             raise InputError("give IRCoT either train (demonstrations built from it) or demos (built ones), not both")
-        self.retriever, self.profile, self.knobs = retriever, profile, knobs
-        self.k, self.cap, self.max_steps = knobs["k"], knobs["cap"], knobs["max_steps"]
-        # one step keeps one new sentence; what follows the first new sentence is never used (0: no cap of ours)
-        self.step_tokens = knobs["step_tokens"]
-        self.reader_mode = knobs["answer_reader"]
-        self.max_words = knobs["paragraph_words"]
-        self.skip_restated, self.stop_on_repeat = knobs["skip_restated"], knobs["stop_on_repeat"]
+        self.retriever, self.profile = retriever, profile
+        self.knobs = knobs = program_knobs("ircot", profile, knobs, owner="IRCoT")
         self.answer_steps = AnswerSteps.from_knobs(knobs)
         self.reason = dspy.Predict(ContinueReasoning)
-        self.read_cot = dspy.Predict(with_answer_as_asked(ChainAnswer, knobs["answer_as_asked"]))
-        self.read_direct = dspy.Predict(with_answer_as_asked(ContextAnswer, knobs["answer_as_asked"]))
+        self.read_cot = dspy.Predict(reader_as_asked(ChainAnswer, knobs))
+        self.read_direct = dspy.Predict(reader_as_asked(ContextAnswer, knobs))
         if train is not None:
-            demos = build_demos(train.examples, train.corpus, m_distractors=knobs["m_distractors"],
-                                budget_wordpieces=knobs["demo_budget"], max_demos=knobs["max_demos"],
-                                balance_openings=knobs["balance_openings"], max_words=self.max_words)
+            demos = demos_for(train, knobs)
         if demos is not None:
             self.reason.demos, self.read_cot.demos, self.read_direct.demos = (
                 demos.reason, demos.cot_reader, demos.direct_reader)
 
     def forward(self, question: str) -> dspy.Prediction:
-        collection = _Collection(self.cap, self.max_words)
+        knobs = self.knobs
+        collection = _Collection(knobs.cap, knobs.paragraph_words)
         retrieved_for: dict[str, list[Passage]] = {}  # per-question cache: a repeated query is not re-run
 
         def retrieve(query: str) -> list[str]:
             if query not in retrieved_for:
-                retrieved_for[query] = self.retriever.retrieve(query, self.k)
+                retrieved_for[query] = self.retriever.retrieve(query, knobs.k)
             return collection.add(retrieved_for[query])
 
         steps = [{"step": 0, "sentence": None, "query": question, "added": retrieve(question),
                   "retrieved": [p.pid for p in retrieved_for[question]], "cost": {}}]
         sentences: list[str] = []
-        stop = "max_steps"
-        for step in range(1, self.max_steps + 1):
+        stop = None
+        for step in range(1, knobs.max_steps + 1):
             record, generated = self._reason_step(step, question, collection, sentences)
             steps.append(record)
-            stop = _stop_reason(record, generated, sentences, self.stop_on_repeat)
+            stop = _stop_reason(record, generated, sentences, knobs.stop_on_repeat)
             if stop is not None:
                 break
             sentences.append(record["sentence"])
@@ -143,9 +122,8 @@ class IRCoT(dspy.Module):
         answer, reader_trace = self._answer(question, collection, sentences)
         pids = [p.pid for p in collection.passages]
         trace = {"method": "ircot", "profile": self.profile, "stands_in": stand_ins("ircot", self.profile),
-                 "k": self.k, "cap": self.cap, "max_steps": self.max_steps, "reader": self.reader_mode, "stop": stop,
+                 "knobs": dict(knobs), "reader": self.reader_mode, "stop": stop,
                  "steps": steps, "chain": sentences, "reader_output": reader_trace}
-        trace["stats"] = ircot_stats(trace)
         return hop_prediction(answer, citations=pids, retrieved=pids, trace=trace)
 
     def _reason_step(self, step: int, question: str, collection: _Collection,
@@ -159,7 +137,7 @@ class IRCoT(dspy.Module):
         except AdapterParseError as error:  # counted; the paragraphs collected so far go to the reader
             return {"step": step, "sentence": None, "parse_error": str(error)[:300], "cost": _delta(before)}, []
         generated = split_sentences(raw or "")
-        sentence, restated = first_new_sentence(generated, [question, *sentences]) if self.skip_restated else (
+        sentence, restated = first_new_sentence(generated, [question, *sentences]) if self.knobs.skip_restated else (
             (generated[0], 0) if generated else ("", 0))
         return {"step": step, "sentence": sentence, "generated": raw, "restated": restated, "query": None,
                 "added": [], "retrieved": [], "cost": _delta(before)}, generated
@@ -181,7 +159,13 @@ class IRCoT(dspy.Module):
         return answer, reader_trace
 
     def _step_config(self) -> dict:
-        return {"max_tokens": self.step_tokens} if self.step_tokens else {}
+        """One step keeps one new sentence; what follows the first is never used (0: no cap of ours)."""
+        most = self.knobs.step_tokens
+        return {"max_tokens": most} if most else {}
+
+    @property
+    def reader_mode(self) -> ReaderMode:
+        return self.knobs.answer_reader
 
     def _read(self, question: str, collection: _Collection, sentences: list[str]) -> tuple[str, dict]:
         before = _usage_now()
@@ -202,26 +186,17 @@ class IRCoT(dspy.Module):
         return answer, {"mode": "direct", "generation": answer, "parsed": True, "cost": _delta(before)}
 
 
-def _stop_reason(record: dict, generated: list[str], sentences: list[str], stop_on_repeat: bool) -> str | None:
-    """Why the chain stops after this step (None: it goes on): the paper stops at "answer is" or max_steps; a parse
-    failure, an empty generation, or nothing new also end it, and ``stop_on_repeat`` a restated first sentence."""
+def _stop_reason(record: dict, generated: list[str], sentences: list[str], on_repeat: bool) -> str | None:
+    """Why the chain stops after this step (None: it goes on): the paper stops at "answer is" or the step limit; a
+    parse failure, an empty generation, or nothing new also end it, and (a knob) a restated first sentence."""
     if "parse_error" in record:
         return "reason_parse_failure"
     if not generated:
         return "empty_sentence"
-    if stop_on_repeat and repeats(generated[0], sentences):
+    if on_repeat and repeats(generated[0], sentences):
         record["sentence"] = None
         return "repeat"
     return None if record["sentence"] else "nothing_new"
-
-
-def ircot_stats(trace: dict) -> dict[str, int]:
-    """The numbers a run's table averages, read from the trace."""
-    reader = trace["reader_output"]
-    return {"sentences": len(trace["chain"]), "reason_parse_failures": int(trace["stop"] == "reason_parse_failure"),
-            "reader_parse_failures": int("parse_error" in reader),
-            "yes_no_checks": called(reader.get("yes_no_check")), "option_checks": called(reader.get("option_check")),
-            "date_comparisons": int(reader.get("date_comparison") is not None)}  # no LM call: read
 
 
 documented(IRCoT, "ircot")

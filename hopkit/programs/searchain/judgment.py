@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import math
-from typing import Literal
+from collections.abc import Mapping
+from typing import Any, Literal
 
 from hopkit.reader.lm_reader import repeats_query
 from hopkit.text.similarity import rouge_l
@@ -62,3 +63,11 @@ def probability_confidence(score: float | None, scale: str) -> float | None:
     if scale == "logit":
         return 1.0 / (1.0 + math.exp(-score))
     return score
+
+
+JUDGING = ("theta", "alpha", "answer_form", "no_answer")  # the knobs ``judge`` reads
+
+
+def judged_by(knobs: Mapping[str, Any]) -> dict[str, Any]:
+    """The judging knobs of a program's resolved knobs, as ``judge`` takes them."""
+    return {name: knobs[name] for name in JUDGING}

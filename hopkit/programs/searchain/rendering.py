@@ -40,10 +40,12 @@ def render_trace(trace: dict[str, Any]) -> str:
               "last-node": "the last node's verified answer"}.get(trace.get("answer_source", ""))
     if source:
         lines.append(f"Final answer from: {source}")
-    stats = trace.get("stats", {})
+    actions = [node["action"] for node in path]
     lines.append("Knowledge on the path: " + ", ".join(
-        f"{stats.get(key, 0)} {label}" for key, label in (("from_lm", "from the LM"), ("corrected_by_ir", "corrected by IR"),
-                                                         ("completed_by_ir", "completed by IR"))) + f"; SKC {stats.get('skc', 0)}")
+        f"{actions.count(action)} {label}" for action, label in (("pass", "from the LM"),
+                                                                ("verified-corrected", "corrected by IR"),
+                                                                ("completed", "completed by IR")))
+        + f"; SKC {len(trace.get('references') or [])}")
     return "\n".join(lines)
 
 

@@ -81,4 +81,5 @@ class ReasoningTree:
 
     def to_dict(self) -> dict:
         return {"question": self.question, "nodes": [n.to_dict() for n in self.nodes.values()],
-                "branches": [asdict(b) for b in self.branches]}
+                "branches": [asdict(b) for b in self.branches], "trace_parse_failures": self.trace_parse_failures,
+                "reader_parse_failures": self.reader_parse_failures}

@@ -16,12 +16,14 @@ queries (bundled) use them; examples with only a chain of thought (IRCoT's files
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import dspy
 
 from hopkit.data.corpus import Corpus
+from hopkit.data.examples import Dataset
 from hopkit.errors import InputError
 from hopkit.text.question_form import OPEN, question_form
 from hopkit.programs.searchain.chain_facts import FactNode, fact_nodes, query_writer
@@ -34,6 +36,10 @@ class ReviewDemos:
     missing: list[dspy.Example]
     review_reasoned: list[dspy.Example] = field(default_factory=list)
     fusion: dict[str, list[dspy.Example]] = field(default_factory=dict)
+
+    def for_review(self, knobs: Mapping[str, Any]) -> list[dspy.Example]:
+        """The review demonstrations of a Tree of Reviews with these knobs."""
+        return self.for_expansion(knobs["expansion"], knobs["mpc_review"])
 
     def for_expansion(self, expansion: str, mpc_review: str = "reasoning_first") -> list[dspy.Example]:
         """The review demonstrations in the shape of the review prompt: MPC's plain review is Direct's."""
@@ -53,6 +59,12 @@ class _Case:
     why: str  # relevance thought
     reasoning: str  # the reasoning path, or what is missing
     next_step: str
+
+
+def review_demos_for(train: Dataset, knobs: Mapping[str, Any]) -> ReviewDemos:
+    """The demonstrations a Tree of Reviews with these knobs builds from a train split."""
+    return build_review_demos(train.examples, train.corpus, max_words=knobs["paragraph_words"],
+                              extra_demo=knobs["extra_demo"], shots=knobs["shots"])
 
 
 def build_review_demos(train: Sequence[dspy.Example], corpus: Corpus, max_words: int = 80,

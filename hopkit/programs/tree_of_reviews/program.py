@@ -9,10 +9,10 @@ maximum depth; then a reader fuses the pool, as much of it as the reader's input
 
 Reviews: Direct expansion uses the paper's review without thoughts (Table 8), CoT expansion its
 step-by-step review (Table 7), and MPC the review without thoughts with the missing-paragraph step (Table
-9) as the query. hopkit's additions, each a knob off in the ``paper`` profile: ``mpc_review=reasoning_first``
-(write the reasoning path before judging), ``query_fallback`` (a search with no real query gets a query-writing
-call), ``budget`` (at most this many LM calls), ``extra_demo`` (a fourth review demonstration), and the
-checks of hopkit/additions/ (``check_accept``, ``check_reject``, and the answer steps).
+9) as the query. hopkit's additions are steps chosen by their knobs, off in the ``paper`` profile
+(hopkit/additions/, docs/design/additions.md): the checks on each review (``check_accept``, ``check_reject``), the
+rule for a search's query (``query_fallback`` writes one where the review gave none), the LM-call budget
+(``budget``), the reasoned MPC review and the answer steps.
 """
 
 from __future__ import annotations
@@ -20,45 +20,52 @@ from __future__ import annotations
 import contextvars
 import threading
 from concurrent.futures import ThreadPoolExecutor
-from typing import Literal
+from typing import Any, Literal
 
 import dspy
 from dspy.utils.exceptions import AdapterParseError
 
-from hopkit.data.passage import Passage
-from hopkit.programs.prediction import hop_prediction
-from hopkit.additions.answer_steps import AnswerSteps, called
-from hopkit.additions.review_checks import names_an_option, supported
+from hopkit.programs.answer_steps import AnswerSteps
+from hopkit.additions.call_budget import CallBudget
+from hopkit.additions.query_fallback import WrittenQuery
+from hopkit.additions.review_checks import review_checks_for
 from hopkit.data.examples import Dataset
-from hopkit.errors import InputError
-from hopkit.knobs import resolve
-from hopkit.knobs.stand_ins import stand_ins
-from hopkit.programs.documented import documented
-from hopkit.knobs.knob import Profile
-from hopkit.programs.tree_of_reviews.demonstrations import ReviewDemos, build_review_demos
 from hopkit.data.sentences import first_sentence
-from hopkit.text.normalize import normalize_answer
+from hopkit.errors import InputError
+from hopkit.knobs.knob import Profile
+from hopkit.knobs.stand_ins import stand_ins
+from hopkit.knobs.values import program_knobs
+from hopkit.programs.documented import documented
 from hopkit.programs.own_example import without_own_example
-from hopkit.programs.tree_of_reviews.fusion import EvidenceFusion, Fusion, rank_by_response
-from hopkit.programs.tree_of_reviews.review import ACCEPT, REJECT, SEARCH, Review, review
-from hopkit.programs.tree_of_reviews.tree import (PRUNED_REPETITIVE, SKIPPED_BUDGET, Evidence, ReviewNode,
-                                                  SearchState)
+from hopkit.programs.prediction import hop_prediction
+from hopkit.programs.tree_of_reviews.demonstrations import ReviewDemos, review_demos_for
+from hopkit.programs.tree_of_reviews.fusion import EvidenceFusion, rank_by_response
+from hopkit.programs.tree_of_reviews.review import ACCEPT, REJECT, SEARCH, Review, review, review_signature
+from hopkit.programs.tree_of_reviews.tree import PRUNED_REPETITIVE, SKIPPED_BUDGET, Evidence, ReviewNode, SearchState
 from hopkit.retrieval.protocol import Retriever
-from hopkit.signatures.tree_of_reviews import (CompleteMissingParagraph, ReviewParagraphs, ReviewParagraphsReasoned,
-                                               ReviewParagraphsStepByStep, WriteSearchQuery)
-
-_REVIEWS = {"direct": ReviewParagraphs, "cot": ReviewParagraphsStepByStep}
+from hopkit.signatures.tree_of_reviews import CompleteMissingParagraph, WriteSearchQuery
 
 Expansion = Literal["direct", "cot", "mpc"]
 
 
-def _review_signature(expansion: str, mpc_review: str) -> type[dspy.Signature]:
-    """Direct: the paper's review without thoughts (Table 8); CoT: its step-by-step review (Table 7); MPC: the
-    paper pairs the missing-paragraph step (Table 9) with the review without thoughts (``mpc_review=plain``);
-    hopkit's default reviews reasoning first (``reasoning_first``)."""
-    if expansion == "mpc":
-        return ReviewParagraphsReasoned if mpc_review == "reasoning_first" else ReviewParagraphs
-    return _REVIEWS[expansion]
+def never_spent(steps: int) -> bool:
+    """The paper's search: no LM-call budget."""
+    return False
+
+
+class ReviewQueryOnly:
+    """The paper's rule for a search's query: the one its review (or MPC) wrote, whatever it is; a search with
+    none is not expanded."""
+
+    @staticmethod
+    def accepts(query: str | None, question: str) -> bool:
+        return bool(query)
+
+    def __call__(self, *_: Any) -> tuple[None, str]:
+        return None, "none"
+
+
+REVIEW_QUERY_ONLY = ReviewQueryOnly()
 
 
 class TreeOfReviews(dspy.Module):
@@ -66,49 +73,29 @@ class TreeOfReviews(dspy.Module):
     paragraph. ``train`` (a dataset with chains) builds the review, expansion and fusion demonstrations, as
     ``hopkit eval`` does; ``demos`` passes built ones instead."""
 
-    def __init__(self, retriever: Retriever, depth: int | None = None, width_1: int | None = None,
-                 width_2: int | None = None, width_3: int | None = None, width_4: int | None = None,
-                 expansion: Expansion | None = None, mpc_review: str | None = None, fusion: Fusion | None = None,
-                 relevance_pruning: bool | None = None, repetitive_pruning: bool | None = None,
-                 order: str | None = None, reader_tokens: int | None = None, budget: int | None = None, query_fallback: bool | None = None, extra_demo: bool | None = None,
-                 shots: int | None = None, check_accept: bool | None = None, check_reject: bool | None = None, rerank: str | None = None,
-                 mpc_query: str | None = None, paragraph_words: int | None = None, yes_no_check: bool | None = None,
-                 restatement: bool | None = None, option_check: bool | None = None,
-                 date_comparison: bool | None = None, profile: Profile = "hopkit", single_path: bool = False,
-                 threads: int = 4, keep: int = 15, train: Dataset | None = None,
-                 demos: ReviewDemos | None = None) -> None:
+    def __init__(self, retriever: Retriever, *, profile: Profile = "hopkit", single_path: bool = False,
+                 threads: int = 4, keep: int = 15, train: Dataset | None = None, demos: ReviewDemos | None = None,
+                 **knobs: Any) -> None:
         super().__init__()
-        knobs = resolve("tor", profile, dict(
-            depth=depth, width_1=width_1, width_2=width_2, width_3=width_3, width_4=width_4, expansion=expansion,
-            mpc_review=mpc_review, fusion=fusion, relevance_pruning=relevance_pruning,
-            repetitive_pruning=repetitive_pruning, order=order, reader_tokens=reader_tokens, budget=budget, query_fallback=query_fallback,
-            extra_demo=extra_demo, shots=shots, check_accept=check_accept, check_reject=check_reject, rerank=rerank,
-            mpc_query=mpc_query, paragraph_words=paragraph_words, yes_no_check=yes_no_check,
-            restatement=restatement, option_check=option_check, date_comparison=date_comparison),
-            owner="CoR" if single_path else "TreeOfReviews")
         if demos is not None and train is not None:
             raise InputError("give Tree of Reviews either train (demonstrations built from it) or demos, not both")
-        self.retriever, self.profile, self.knobs = retriever, profile, knobs
-        self.depth = knobs["depth"]
-        self.widths = [knobs[f"width_{i}"] for i in range(1, 5)]
-        self.expansion, self.fusion_mode, self.mpc_review = knobs["expansion"], knobs["fusion"], knobs["mpc_review"]
-        self.relevance_pruning, self.repetitive_pruning = knobs["relevance_pruning"], knobs["repetitive_pruning"]
-        self.budget, self.query_fallback = knobs["budget"], knobs["query_fallback"]
-        self.check_accept, self.check_reject = knobs["check_accept"], knobs["check_reject"]
-        self.rerank, self.mpc_query = knobs["rerank"], knobs["mpc_query"]
+        self.retriever, self.profile = retriever, profile
+        self.knobs = knobs = program_knobs("tor", profile, knobs, owner="CoR" if single_path else "TreeOfReviews")
+        self.widths = [knobs[f"width_{i}"] for i in range(1, knobs.depth + 1)]  # one a layer, to the maximum depth
+        self.single_path, self.threads, self.keep = single_path, max(1, threads), keep
         self.answer_steps = AnswerSteps.from_knobs(knobs)
-        max_words = knobs["paragraph_words"]
-        self.single_path, self.threads, self.max_words, self.keep = single_path, max(1, threads), max_words, keep
-        self.review_step = dspy.Predict(_review_signature(self.expansion, self.mpc_review))
+        # hopkit's additions, each chosen by its knob (hopkit/additions/); the paper's rule where it is off
+        self.review_checks = review_checks_for(knobs)
+        self.queries = WrittenQuery() if knobs.query_fallback else REVIEW_QUERY_ONLY
+        self.spent = CallBudget(knobs.budget) if knobs.budget else never_spent
+        self.review_step = dspy.Predict(review_signature(knobs))
         self.complete_missing = dspy.Predict(CompleteMissingParagraph)
         self.write_query = dspy.Predict(WriteSearchQuery)
-        self.order = knobs["order"]
-        self.fuse = EvidenceFusion(self.fusion_mode, max_words, knobs["reader_tokens"])
+        self.fuse = EvidenceFusion(knobs.fusion, knobs.paragraph_words, knobs.reader_tokens)
         if train is not None:
-            demos = build_review_demos(train.examples, train.corpus, max_words=max_words,
-                                       extra_demo=knobs["extra_demo"], shots=knobs["shots"])
+            demos = review_demos_for(train, knobs)
         if demos is not None:
-            self.review_step.demos = list(demos.for_expansion(self.expansion, self.mpc_review))
+            self.review_step.demos = list(demos.for_review(knobs))
             self.complete_missing.demos = list(demos.missing)
             self.fuse.set_demos(demos.fusion)
         self._lock = threading.Lock()
@@ -120,8 +107,8 @@ class TreeOfReviews(dspy.Module):
             if self.single_path:
                 self._chain(state)
             else:
-                first = self._children(state, question, depth=1, parent=None)
-                if self.order == "depth_first":
+                first = self._children(state, question, 1, None)
+                if self.knobs.order == "depth_first":
                     self._search(state, first)
                 else:
                     self._visit_layer(state, first, pool)
@@ -151,7 +138,7 @@ class TreeOfReviews(dspy.Module):
     def _admit(self, state: SearchState, node: ReviewNode) -> bool:
         """Whether the node is reviewed: not when repetitive pruning finds its paragraph in the pool already, nor
         once the LM-call budget is spent."""
-        if self.repetitive_pruning and node.pid in state.pool_pids():
+        if self.knobs.repetitive_pruning and node.pid in state.pool_pids():
             node.status = PRUNED_REPETITIVE
             return False
         if not self._take_budget(state):
@@ -165,8 +152,8 @@ class TreeOfReviews(dspy.Module):
         if node.action == ACCEPT:
             state.pool.append(Evidence(list(node.path), node.output, node.id))
             return []
-        expand = node.action == SEARCH or (node.action == REJECT and not self.relevance_pruning)
-        if not expand or node.depth >= self.depth:
+        expand = node.action == SEARCH or (node.action == REJECT and not self.knobs.relevance_pruning)
+        if not expand or node.depth >= len(self.widths):
             return []
         query = self._next_query(state, node)
         if query is None:
@@ -178,13 +165,12 @@ class TreeOfReviews(dspy.Module):
         """CoR: one path; every retrieval adds its paragraphs to the same path, reviewed as a whole."""
         path: list[str] = []
         query, parent = state.question, None
-        for depth in range(1, self.depth + 1):
-            for passage in self.retriever.retrieve(query, self.widths[depth - 1]):
+        for layer, width in enumerate(self.widths, start=1):
+            for passage in self.retriever.retrieve(query, width):
                 state.passages.setdefault(passage.pid, passage)
                 if passage.pid not in path:
                     path.append(passage.pid)
-            node = ReviewNode(id=f"c{depth}", depth=depth, parent=parent or "root", pid=path[-1] if path else "",
-                              query=query, path=list(path))
+            node = ReviewNode(f"c{layer}", layer, parent or "root", path[-1] if path else "", query, list(path))
             state.nodes.append(node)
             if not self._take_budget(state):
                 node.status = SKIPPED_BUDGET
@@ -193,100 +179,72 @@ class TreeOfReviews(dspy.Module):
             if node.action == ACCEPT:
                 state.pool.append(Evidence(list(path), node.output, node.id))
                 return
-            if node.action == REJECT or depth == self.depth:
+            if node.action == REJECT or layer == len(self.widths):
                 return
             next_query = self._next_query(state, node)
             if next_query is None:
                 return
             node.next_query, query, parent = next_query, next_query, node.id
 
-    def _children(self, state: SearchState, query: str, depth: int, parent: ReviewNode | None) -> list[ReviewNode]:
+    def _children(self, state: SearchState, query: str, layer: int, parent: ReviewNode | None) -> list[ReviewNode]:
         on_path = parent.path if parent else []
         nodes = []
-        for passage in self.retriever.retrieve(query, self.widths[depth - 1]):
+        for passage in self.retriever.retrieve(query, self.widths[layer - 1]):
             state.passages.setdefault(passage.pid, passage)
             if passage.pid in on_path:  # the same paragraph twice on one path adds nothing
                 continue
-            node = ReviewNode(id=f"{parent.id if parent else 'n'}.{len(nodes) + 1}", depth=depth,
-                              parent=parent.id if parent else "root", pid=passage.pid, query=query,
-                              path=[*on_path, passage.pid])
+            node = ReviewNode(f"{parent.id if parent else 'n'}.{len(nodes) + 1}", layer,
+                              parent.id if parent else "root", passage.pid, query, [*on_path, passage.pid])
             nodes.append(node)
         with self._lock:
             state.nodes.extend(nodes)
         return nodes
 
     # ---- LM steps ----------------------------------------------------------------------------------
+    def _shown(self, state: SearchState, pids: list[str]) -> list[str]:
+        return [state.passages[pid].as_context(self.knobs.paragraph_words) for pid in pids]
+
     def _review_path(self, state: SearchState, node: ReviewNode) -> Review:
-        paragraphs = [state.passages[pid].as_context(self.max_words) for pid in node.path]
-        return review(self.review_step, state.question, paragraphs)
+        return review(self.review_step, state.question, self._shown(state, node.path))
 
     def _record(self, state: SearchState, node: ReviewNode, result: Review) -> None:
         node.relevant, node.sufficient, node.output, node.parse = result.relevant, result.sufficient, result.output, result.parse
         node.reasoning, node.answer, node.action = result.reasoning, result.answer, result.action
-        if node.action == ACCEPT and self.check_accept:
-            paragraphs = [f"{state.passages[pid].title}. {state.passages[pid].text}" for pid in node.path]
-            if not supported(result.answer, paragraphs, state.question):
-                node.action, node.unsupported_accept = SEARCH, True
-        if node.action == REJECT and self.check_reject:
-            titles = [state.passages[pid].title for pid in (node.path if self.single_path else [node.pid])]
-            if any(names_an_option(state.question, title) for title in titles):  # CoR: any paragraph on its path
-                node.action, node.overruled_reject = SEARCH, True
+        for check in self.review_checks:  # hopkit's checked accept and reject (none in ``paper``)
+            check(state, node, self.single_path)
 
     def _next_query(self, state: SearchState, node: ReviewNode) -> str | None:
         """Direct and CoT expansion: the review's own query. MPC: the LM writes the missing paragraph
-        from its own knowledge and that text is the query. Either way the question itself is never sent
-        again by accident: a missing or repeated query is written by ``WriteSearchQuery``."""
-        if self.expansion == "mpc":
+        from its own knowledge and that text is the query. A query the rule of ``self.queries`` does not take is
+        not expanded (the paper), or written by ``WriteSearchQuery`` (hopkit's ``query_fallback``)."""
+        if self.knobs.expansion == "mpc":
             if not self._take_budget(state):
-                state.stopped_by_budget = True
                 return None
-            references = [state.passages[pid].as_context(self.max_words) for pid in node.path]
             try:
-                written = self.complete_missing(question=state.question, references=references,
+                written = self.complete_missing(question=state.question, references=self._shown(state, node.path),
                                                 **without_own_example(self.complete_missing, state.question))
                 written = written.missing_information
             except AdapterParseError as error:
                 written = str(error.lm_response or "")
             written = (written or "").strip()
-            if self.mpc_query == "first_sentence" and written:
+            if self.knobs.mpc_query == "first_sentence" and written:
                 written = first_sentence(written)
-            if self._real_query(written, state) or (written and not self.query_fallback):
+            if self.queries.accepts(written, state.question):
                 node.query_source = "mpc"
                 return written
-        elif not (node.unsupported_accept or node.overruled_reject) and (
-                self._real_query(node.output, state) or (node.output and not self.query_fallback)):
+        elif not (node.unsupported_accept or node.overruled_reject) and self.queries.accepts(node.output,
+                                                                                              state.question):
             node.query_source = "review"
             return node.output
-        if not self.query_fallback:  # the paper: a search with no query is not expanded
-            node.query_source = "none"
-            return None
-        return self._written_query(state, node)
-
-    def _written_query(self, state: SearchState, node: ReviewNode) -> str | None:
-        if not self._take_budget(state):
-            state.stopped_by_budget = True
-            return None
-        paragraphs = [state.passages[pid].as_context(self.max_words) for pid in node.path]
-        try:
-            query = self.write_query(question=state.question, paragraphs=paragraphs, missing=node.reasoning).query
-        except AdapterParseError:
-            query = ""
-        query = (query or "").strip()
-        if not self._real_query(query, state):
-            node.query_source = "none"
-            return None
-        node.query_source = "written"
+        query, source = self.queries(self.write_query, lambda: self._take_budget(state), state.question,
+                                     self._shown(state, node.path), node.reasoning)
+        node.query_source = source or node.query_source
         return query
-
-    @staticmethod
-    def _real_query(query: str | None, state: SearchState) -> bool:
-        norm = normalize_answer(query or "")
-        return bool(norm) and norm != normalize_answer(state.question)
 
     def _take_budget(self, state: SearchState) -> bool:
         """One LM step is about to run; False (and the search stops growing) once the budget is spent."""
         with self._lock:
-            if self.budget and state.lm_steps >= self.budget:
+            if self.spent(state.lm_steps):
                 state.stopped_by_budget = True
                 return False
             state.lm_steps += 1
@@ -307,40 +265,19 @@ class TreeOfReviews(dspy.Module):
         except AdapterParseError as error:
             response, answer, fusion_parse = str(error.lm_response or ""), "", "failed"
         state.lm_steps += 1
-        answer = answer or response
-        answer_before_steps = answer
-        answer, steps = self.answer_steps(state.question, answer, response)
-        checked, picked, dated = steps.get("yes_no_check"), steps.get("option_check"), steps.get("date_comparison")
-        state.lm_steps += called(checked) + called(picked)
+        answer_before_steps = answer or response
+        answer, steps = self.answer_steps(state.question, answer_before_steps, response)
+        state.lm_steps += sum(bool((record or {}).get("call")) for record in steps.values())
         ranked = rank_by_response(pids, state.passages, response, self.keep,
-                                  self.retriever if self.rerank == "retriever" else None)
-        reviews = [n for n in state.nodes if n.action is not None]
-        distinct = {pid for n in reviews for pid in n.path}  # a review reads its whole path (CoR: every paragraph)
-        stats = {"api": state.lm_steps, "doc": len(distinct), "rate": len(distinct) / state.lm_steps,
-                 "evidence": len(state.pool), "reviews": len(reviews),
-                 "review_parse_failures": sum(n.parse == "failed" for n in reviews),
-                 "review_marker_parses": sum(n.parse == "markers" for n in reviews),
-                 "pruned_repetitive": sum(n.status == PRUNED_REPETITIVE for n in state.nodes),
-                 "fusion_parse_failures": int(fusion_parse == "failed"), "empty_pool": int(fallback),
-                 "accepts": sum(n.action == ACCEPT for n in reviews), "rejects": sum(n.action == REJECT for n in reviews),
-                 "searches": sum(n.action == SEARCH for n in reviews),
-                 "unsupported_accepts": sum(n.unsupported_accept for n in reviews),
-                 "overruled_rejects": sum(n.overruled_reject for n in reviews),
-                 "written_queries": sum(n.query_source == "written" for n in reviews),
-                 "unexpanded_searches": sum(n.query_source == "none" for n in reviews)}
+                                  self.retriever if self.knobs.rerank == "retriever" else None)
         trace = {"method": "cor" if self.single_path else "tor", "profile": self.profile,
-                 "stands_in": stand_ins("tor", self.profile), "depth": self.depth,
-                 "widths": self.widths[: self.depth], "expansion": self.expansion, "fusion": self.fusion_mode,
-                 "relevance_pruning": self.relevance_pruning, "repetitive_pruning": self.repetitive_pruning,
-                 "order": self.order, "reader_tokens": self.fuse.reader_tokens,
-                 "budget": self.budget, "stopped_by_budget": state.stopped_by_budget,
-                 "check_accept": self.check_accept, "check_reject": self.check_reject, "rerank": self.rerank,
-                 "mpc_query": self.mpc_query, "mpc_review": self.mpc_review, "query_fallback": self.query_fallback,
-                 "answer_before_steps": answer_before_steps,
-                 "yes_no_check": checked, "option_check": picked, "date_comparison": dated,
+                 "stands_in": stand_ins("tor", self.profile), "knobs": dict(self.knobs), "widths": self.widths,
+                 "lm_steps": state.lm_steps, "stopped_by_budget": state.stopped_by_budget,
+                 "fusion_parse": fusion_parse, "empty_pool": fallback,
+                 "answer_before_steps": answer_before_steps, **steps,
                  "nodes": [n.to_dict() for n in state.nodes],
                  "evidence": [{"pids": e.pids, "analysis": e.analysis, "node": e.node} for e in state.pool],
-                 "response": response, "stats": stats}
+                 "response": response}
         return hop_prediction(answer, citations=state.pool_pids() or pids, retrieved=ranked, trace=trace)
 
 

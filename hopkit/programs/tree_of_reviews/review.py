@@ -9,12 +9,14 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Literal
+from collections.abc import Mapping
+from typing import Any, Literal
 
 import dspy
 from dspy.utils.exceptions import AdapterParseError
 
 from hopkit.programs.own_example import without_own_example
+from hopkit.signatures.tree_of_reviews import ReviewParagraphs, ReviewParagraphsReasoned, ReviewParagraphsStepByStep
 
 Action = Literal["reject", "search", "accept"]
 
@@ -81,3 +83,12 @@ def _flag(value: str | None, upper: str, yes: str, no: str) -> bool | None:
     if yes in upper:
         return True
     return None
+
+
+def review_signature(knobs: Mapping[str, Any]) -> type[dspy.Signature]:
+    """Direct: the paper's review without thoughts (Table 8); CoT: its step-by-step review (Table 7); MPC: the
+    paper pairs the missing-paragraph step (Table 9) with the review without thoughts (``mpc_review=plain``);
+    hopkit's default reviews reasoning first (``reasoning_first``)."""
+    if knobs["expansion"] == "mpc":
+        return ReviewParagraphsReasoned if knobs["mpc_review"] == "reasoning_first" else ReviewParagraphs
+    return {"direct": ReviewParagraphs, "cot": ReviewParagraphsStepByStep}[knobs["expansion"]]
