@@ -108,7 +108,7 @@ def test_registry_builds_variants_with_demos(bundled_dev):
     train = load_bundled("train")
     retriever = BM25Retriever(bundled_dev.corpus)
     program = build_program("ircot-noreader", retriever=retriever, train=train, k=2, m_distractors=1)
-    assert program.reader_mode == "none" and program.knobs.k == 2 and len(program.reason.demos) >= 1
+    assert program.reader_mode == "none" and program.k == 2 and len(program.reason.demos) >= 1
     demo = program.reason.demos[0]
     assert demo.continuation and isinstance(demo.context, list)
 

@@ -193,9 +193,9 @@ def test_theta_left_unset_comes_from_the_readers_calibration_else_the_papers_val
     class CalibratedReader(TableReader):
         calibrated_theta = 0.4
 
-    assert SearChain(QueryRetriever(), TableReader({})).knobs.theta == 0.82
-    assert SearChain(QueryRetriever(), CalibratedReader({})).knobs.theta == 0.4
-    assert SearChain(QueryRetriever(), CalibratedReader({}), theta=0.9).knobs.theta == 0.9
+    assert SearChain(QueryRetriever(), TableReader({})).theta == 0.82
+    assert SearChain(QueryRetriever(), CalibratedReader({})).theta == 0.4
+    assert SearChain(QueryRetriever(), CalibratedReader({}), theta=0.9).theta == 0.9
     assert LMReader().calibrated_theta == 0.5 and LMReader(confidence="span").calibrated_theta is None
     prediction, _, _, _ = run(  # f = 0.6: corrects under the LM reader's 0.4, passes under the paper's 0.82
         [chain(("Who made Atlas?", "Atlas was made by Brann."), final="Brann"),

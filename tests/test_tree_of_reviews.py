@@ -366,7 +366,7 @@ def test_the_papers_depth_first_search_goes_into_a_subtree_before_the_next_sibli
     reviews = {"A": ("yes", "no", "after A"), "B": ("yes", "no", "after B"), "C": ("yes", "yes", "C answers.")}
     table = {"Q?": ["A", "B"], "after A": ["C"], "after B": ["D"]}
     program, engine, _ = setup(reviews, table)
-    assert program.knobs.order == "depth_first"
+    assert program.order == "depth_first"
     program(question="Q?")
     assert engine.reviewed_paths[:3] == [["A"], ["A", "C"], ["B"]]
     program, engine, _ = setup(reviews, table, order="layer")

@@ -18,6 +18,7 @@ from hopkit.knobs.knob import Profile
 from hopkit.knobs.values import program_knobs
 from hopkit.programs.answer_steps import AnswerSteps
 from hopkit.programs.documented import documented
+from hopkit.programs.knobbed import KnobbedProgram
 from hopkit.programs.ircot.demonstrations import DemoSet, demos_for
 from hopkit.programs.own_example import without_own_example
 from hopkit.programs.prediction import hop_prediction
@@ -79,7 +80,7 @@ class NoR(dspy.Module):
         return hop_prediction(out.answer, citations=[], retrieved=[], trace=trace)
 
 
-class OneR(dspy.Module):
+class OneR(KnobbedProgram):
     """Retrieve ``k`` paragraphs with the question as the query, then answer from them (IRCoT's OneR)."""
 
     def __init__(self, retriever: Retriever, reasoning: Reasoning = "direct", *, profile: Profile = "hopkit",

@@ -21,6 +21,7 @@ from hopkit.knobs.values import program_knobs
 from hopkit.knobs.knob import Profile
 from hopkit.knobs.stand_ins import stand_ins
 from hopkit.programs.documented import documented
+from hopkit.programs.knobbed import KnobbedProgram
 from hopkit.lm.usage import current_usage
 from hopkit.programs.ircot.demonstrations import DemoSet, demos_for
 from hopkit.programs.ircot.sentences import extract_answer, first_new_sentence, repeats, says_answer, split_sentences
@@ -67,7 +68,7 @@ def _delta(before: tuple[int, int, int]) -> dict[str, int]:
             "completion_tokens": after[2] - before[2]}
 
 
-class IRCoT(dspy.Module):
+class IRCoT(KnobbedProgram):
     """IRCoT (Trivedi et al., 2023): interleaved retrieval and chain-of-thought, then a separate reader.
 
     ``train`` (a dataset with chains, e.g. ``hopkit.load_dataset("bundled:train")``) builds in-context

@@ -33,6 +33,7 @@ from hopkit.knobs.stand_ins import stand_ins
 from hopkit.knobs import with_reader_theta
 from hopkit.knobs.values import program_knobs
 from hopkit.programs.documented import documented
+from hopkit.programs.knobbed import KnobbedProgram
 from hopkit.programs.own_example import without_own_example
 from hopkit.programs.prediction import hop_prediction
 from hopkit.programs.searchain import feedback
@@ -63,7 +64,7 @@ REPEAT_RULES = {"skip": skip_repeat, "rejudge": rejudge_repeat}
 FINAL_RULES = {"path": final_from_path, "last_chain": final_from_last_chain}
 
 
-class SearChain(dspy.Module):
+class SearChain(KnobbedProgram):
     """SearChain (Xu et al., 2024): a Chain-of-Query verified and completed by IR over rounds, then traced.
 
     Variants: ``use_ir=False`` (one chain, no IR), ``verify=False`` (no correction), ``complete=False``

@@ -36,6 +36,7 @@ from hopkit.knobs.knob import Profile
 from hopkit.knobs.stand_ins import stand_ins
 from hopkit.knobs.values import program_knobs
 from hopkit.programs.documented import documented
+from hopkit.programs.knobbed import KnobbedProgram
 from hopkit.programs.own_example import without_own_example
 from hopkit.programs.prediction import hop_prediction
 from hopkit.programs.tree_of_reviews.demonstrations import ReviewDemos, review_demos_for
@@ -68,7 +69,7 @@ class ReviewQueryOnly:
 REVIEW_QUERY_ONLY = ReviewQueryOnly()
 
 
-class TreeOfReviews(dspy.Module):
+class TreeOfReviews(KnobbedProgram):
     """Tree of Reviews (Li et al., 2024). ``single_path=True`` is CoR: one path that accumulates every
     paragraph. ``train`` (a dataset with chains) builds the review, expansion and fusion demonstrations, as
     ``hopkit eval`` does; ``demos`` passes built ones instead."""
