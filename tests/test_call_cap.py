@@ -7,11 +7,11 @@ import dspy
 import pytest
 
 from hopkit.evaluation.metrics import get_metric
-from hopkit.optimize.call_cap import OVER_CAP, capped_trials
+from hopkit.optimize.objective import OVER_CAP, capped_trials
 from hopkit.optimize.objective import Objective
 from hopkit.optimize.search_space import search_space
 from hopkit.optimize.study import open_study
-from hopkit.optimize.summary_table import summary_rows
+from hopkit.optimize.summary import summary_rows
 from optimize_worker import configure, tiny_dataset
 
 
@@ -76,7 +76,7 @@ def test_the_summary_and_report_name_the_trials_the_cap_stopped(tmp_path):
     assert summary["call_cap"]["max_calls_per_question"] == 0.5
     assert [t["number"] for t in summary["call_cap"]["stopped"]] == [1, 2] and summary["best_trial"] == 0
     assert "stopped over the cap of 0.5 LM calls a question: trial 1 at 1.0" in summary_rows(summary, tmp_path)
-    from hopkit.optimize.settings_table import running_study_table, study_settings_table
+    from hopkit.optimize.summary import running_study_table, study_settings_table
 
     for table in (study_settings_table(summary, tmp_path), running_study_table(tmp_path)):  # summary, then storage
         labels = [line.split(" | ")[0] for line in table.splitlines() if line.startswith("| ") and "---" not in line]

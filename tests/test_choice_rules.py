@@ -7,7 +7,7 @@ import pytest
 
 from hopkit.cli.main import main
 from hopkit.errors import InputError
-from hopkit.optimize.choice_rules import choice_rules_table, study_choices
+from hopkit.optimize.summary import choice_rules_table, study_choices
 
 # dev: the best leads trial 0 on 10 of 50 questions and trails on 2; one comparison clears zero, seven do not
 DEV_PAPER = [0.0] * 10 + [1.0] * 2 + [0.5] * 38
@@ -41,7 +41,7 @@ def _study(root, name, settings, test_paper, test_best, metric="f1", best_trial=
 def test_the_guarded_rule_keeps_the_paper_after_many_settings_and_the_best_after_one(tmp_path):
     many = _study(tmp_path, "many", 8, [0.5] * 50, [0.4] * 50)
     one = _study(tmp_path, "one", 2, [0.5] * 50, [0.7] * 50)
-    from hopkit.optimize.summary_table import read_summary
+    from hopkit.optimize.summary import read_summary
 
     picked_from_eight, alone = study_choices(read_summary(many), many), study_choices(read_summary(one), one)
     assert not picked_from_eight.guarded_takes_best and picked_from_eight.guarded == picked_from_eight.paper

@@ -6,7 +6,7 @@ import json
 import pytest
 
 from hopkit.optimize.guarded_choice import guarded_choice
-from hopkit.optimize.summary_table import paired_lines
+from hopkit.optimize.summary import paired_lines
 
 # 50 paired questions: the best wins 10, loses 2, ties 38, a lead of +0.16 whose 95% interval clears zero
 DEFAULT = [0.0] * 10 + [1.0] * 2 + [0.5] * 38
@@ -105,7 +105,7 @@ def test_a_study_run_with_the_guarded_rule_keeps_trial_0_when_the_lead_is_noise(
     from optimize_worker import TableRetriever, configure, request, tiny_dataset
 
     from hopkit.optimize.runner import optimize
-    from hopkit.optimize.summary_table import read_summary, summary_rows
+    from hopkit.optimize.summary import read_summary, summary_rows
 
     configure(engine=KnobTellingEngine())
     storage = f"sqlite:///{tmp_path / 'study.db'}"

@@ -293,7 +293,7 @@ def test_the_summary_scores_the_papers_setting_and_the_best_on_test_and_adds_up_
     assert json.loads(again.summary_path.read_text())["seconds_answering"] == pytest.approx(spent, abs=0.05)
     (settings / "setting-torn.jsonl").write_text('{"qid": "x", "cost"')  # a worker killed mid-line
     assert len(study_rows(settings)) == answered
-    from hopkit.optimize.summary_table import read_summary, summary_rows
+    from hopkit.optimize.summary import read_summary, summary_rows
 
     assert not any(Path(log).is_absolute() for log in read_summary(tmp_path)["logs"].values())
     moved = tmp_path.parent / f"{tmp_path.name}-moved"  # a clone of the repository, or a copied study folder
@@ -307,7 +307,7 @@ def test_the_summary_scores_the_papers_setting_and_the_best_on_test_and_adds_up_
     assert "the study chose the paper's setting (trial 0)" in text and "paired over" not in text
     assert "questions answered by the trials" in text and "cost front: trial" in text
     assert Path(again.plots["cost_front"]).is_file()
-    from hopkit.optimize.settings_table import study_settings_table
+    from hopkit.optimize.summary import study_settings_table
 
     tried = study_settings_table(read_summary(moved), moved)  # hopkit report's table of every setting on dev
     assert tried.count("| paper |") == 1
@@ -346,7 +346,7 @@ def test_a_searchain_state_with_typed_demos_survives_save_and_load(tmp_path, bun
 
 def test_a_resumed_demos_study_reuses_its_compiled_demonstrations(tmp_path, monkeypatch):
     from hopkit.optimize import runner
-    from hopkit.optimize.demos_store import STATE_FILE
+    from hopkit.optimize.demos import STATE_FILE
 
     configure()
     storage = f"sqlite:///{tmp_path / 'study.db'}"
@@ -375,7 +375,7 @@ def test_a_resumed_demos_study_reuses_its_compiled_demonstrations(tmp_path, monk
 
 
 def test_mipro_tunes_instructions_and_demos_and_the_saved_program_carries_them(tmp_path):
-    from hopkit.optimize.demos_store import STATE_FILE
+    from hopkit.optimize.demos import STATE_FILE
     from scripted_engine import FieldEchoEngine
 
     configure(engine=FieldEchoEngine())
@@ -583,7 +583,7 @@ def test_a_study_with_the_unpruned_check_reports_it_in_its_summary(tmp_path):
     summary = json.loads(result.summary_path.read_text())
     assert summary["pruner"] == "halving" and summary["pruning"]["questions_unpruned"] == 3 * 4
     assert summary["pruning"]["same_setting"] in (True, False) and summary["questions_answered"]["questions"] >= 4
-    from hopkit.optimize.summary_table import summary_rows
+    from hopkit.optimize.summary import summary_rows
 
     assert "questions answered by the trials and the unpruned check: " in summary_rows(summary)
 
@@ -591,7 +591,7 @@ def test_a_study_with_the_unpruned_check_reports_it_in_its_summary(tmp_path):
 def test_every_demonstration_says_where_it_came_from_and_none_shows_a_held_out_question():
     from hopkit.data.examples import make_example
     from hopkit.errors import InputError
-    from hopkit.optimize.demo_sources import demo_sources, refuse_held_out
+    from hopkit.optimize.demos import demo_sources, refuse_held_out
 
     train = [make_example("t1", "Who made Atlas?", ["Kellis"], []), make_example("t2", "Where is Morn?", ["Tarn"], [])]
     dev = [make_example("d1", "Who wrote Brand?", ["Ibsen"], [])]

@@ -10,7 +10,7 @@ from optuna.distributions import IntDistribution
 from optuna.trial import TrialState
 
 from hopkit.optimize.objective import setting_key, slice_bounds
-from hopkit.optimize.pruner_replay import ReplayedSetting, replay_pruner, study_settings
+from hopkit.optimize.pruning import ReplayedSetting, replay_pruner, study_settings
 from hopkit.optimize.study import make_pruner
 
 ORDER = [f"q{i}" for i in range(10)]

@@ -237,7 +237,7 @@ def cmd_optimize(args: argparse.Namespace) -> None:
 
     apply_study_file(args, required=("method",))
     from hopkit.evaluation.metrics import get_metric
-    from hopkit.optimize.call_cap import check_cap
+    from hopkit.optimize.objective import check_cap
     from hopkit.optimize.runner import OptimizeRequest, check_budget, optimize
     from hopkit.optimize.search_space import search_space
     from hopkit.optimize.study import check_storage, make_pruner, sqlite_url
@@ -375,8 +375,8 @@ def cmd_report(args: argparse.Namespace) -> None:
     studies = [path for path in args.runs if path.is_dir() and (path / "summary.json").is_file()]
     for path in args.runs:
         if path in studies:
-            from hopkit.optimize.settings_table import study_settings_table
-            from hopkit.optimize.summary_table import read_summary, summary_rows
+            from hopkit.optimize.summary import study_settings_table
+            from hopkit.optimize.summary import read_summary, summary_rows
 
             summary = read_summary(path)
             print(summary_rows(summary, path))
@@ -385,7 +385,7 @@ def cmd_report(args: argparse.Namespace) -> None:
                 print(table)
             continue
         if path.is_dir():
-            from hopkit.optimize.settings_table import running_study_table
+            from hopkit.optimize.summary import running_study_table
 
             table = running_study_table(path)
             if table is None:
@@ -397,7 +397,7 @@ def cmd_report(args: argparse.Namespace) -> None:
         label = path.stem + (f" ({run.task.name})" if run.task.name != "multihop-qa" else "")
         print(format_report(summarize(run.rows, [get_metric(n) for n in run.metrics], path), label))
     if len(studies) > 1:
-        from hopkit.optimize.choice_rules import choice_rules_table
+        from hopkit.optimize.summary import choice_rules_table
 
         print(choice_rules_table(studies))
 

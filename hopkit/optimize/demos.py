@@ -1,14 +1,82 @@
-"""Demonstrations and instructions through DSPy's own teleprompters, with the project's metric."""
+"""Demonstrations: compiled once on train by a DSPy teleprompter (or read back from the study folder when an earlier
+run compiled them from the same inputs), applied to every trial's program, and refused when one shows a dev or test
+question.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import hashlib
+import json
+import os
+from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any
 
 import dspy
 
-from hopkit.errors import UnknownNameError
+from hopkit.errors import InputError, UnknownNameError
 from hopkit.evaluation.metrics import Metric
+from hopkit.text.normalize import normalize_answer
+
+
+def _key(text: Any) -> str:
+    return normalize_answer(str(text or ""))
+
+
+def demo_sources(state: dict[str, Any], train: Sequence[dspy.Example], held_out: Sequence[dspy.Example] = ()
+                 ) -> list[dict[str, Any]]:
+    """One record per demonstration: predictor, position, source (bootstrapped / labeled / not a split question)
+    and the train question's id; ``held_out`` (dev and test) questions are marked."""
+    train_ids = {_key(ex.question): str(ex.qid) for ex in train}
+    held = {_key(ex.question): str(ex.qid) for ex in held_out}
+    records = []
+    for predictor, value in state.items():
+        for position, demo in enumerate((value or {}).get("demos") or [] if isinstance(value, dict) else []):
+            question = _key(demo.get("question")) if isinstance(demo, dict) else ""
+            record = {"predictor": predictor, "position": position,
+                      "source": "bootstrapped" if isinstance(demo, dict) and demo.get("augmented") else "labeled"}
+            if question in train_ids:
+                record["train_qid"] = train_ids[question]
+            elif question in held:
+                record["held_out_qid"] = held[question]
+            else:
+                record["source"] += " (no split question: a hop query or a written example)"
+            records.append(record)
+    return records
+
+
+def refuse_held_out(records: list[dict[str, Any]]) -> None:
+    shown = [r for r in records if "held_out_qid" in r]
+    if shown:
+        raise InputError(f"{len(shown)} demonstrations show a dev or test question (e.g. {shown[0]['held_out_qid']} in "
+                         f"{shown[0]['predictor']}): demonstrations must come from train only")
+
+
+STATE_FILE = "demos-state.json"
+
+
+def state_fingerprint(state: dict[str, Any]) -> str:
+    """A short hash of the demonstrations' state; trial logs are keyed by it so demos never mix."""
+    return hashlib.sha1(json.dumps(state, sort_keys=True, default=str).encode()).hexdigest()[:12]
+
+
+def load_or_compile(folder: Path, provenance: dict[str, Any], compile_state: Callable[[], dict[str, Any]],
+                    say: Callable[[str], None] = print) -> dict[str, Any]:
+    path = Path(folder) / STATE_FILE
+    if path.is_file():
+        saved = json.loads(path.read_text(encoding="utf-8"))
+        if saved.get("provenance") != provenance:
+            raise InputError(f"{path} holds demonstrations compiled from {saved.get('provenance')}, not "
+                             f"{provenance}; use another study folder or delete that file to compile again")
+        say(f"reusing the demonstrations in {path}")
+        return saved["state"]
+    state = compile_state()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    partial = path.with_suffix(f".{os.getpid()}.partial")
+    partial.write_text(json.dumps({"provenance": provenance, "state": state}, default=str), encoding="utf-8")
+    os.replace(partial, path)  # two workers compiling at once: the last complete file wins, none is torn
+    return json.loads(path.read_text(encoding="utf-8"))["state"]
+
 
 TELEPROMPTERS = ("bootstrap", "mipro", "labeled", "none")
 

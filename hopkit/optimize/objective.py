@@ -1,8 +1,6 @@
-"""The optimizer's objective: build the program with a trial's knobs, run the evaluation harness on
-the dev split in growing slices, report the running metric so optuna can prune a clearly worse trial.
-
-Each distinct setting writes its rows to a JSONL named by the setting's hash, so a trial killed
-midway (or a setting sampled twice) resumes from the questions already answered.
+"""The objective a study's trials run: a setting's program answers growing slices of dev into its own run log,
+reporting after each slice so a pruner can stop it; and the cost cap that stops a setting whose LM calls a question
+exceed the study's limit (the paper's setting is never stopped).
 """
 
 from __future__ import annotations
@@ -10,7 +8,6 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import socket
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -18,13 +15,43 @@ from typing import Any
 
 import dspy
 import optuna
+import socket
 
 from hopkit.evaluation.harness import evaluate, summarize
 from hopkit.evaluation.metrics import Metric
 from hopkit.evaluation.run_log import RunLog
 from hopkit.knobs import Knob
-from hopkit.optimize.call_cap import over_cap
 from hopkit.optimize.search_space import suggest
+
+
+OVER_CAP = "over_call_cap"  # the trial's user attribute: its LM calls a question when it was stopped
+
+
+def calls_per_question(rows: Sequence[dict]) -> float:
+    return sum(r["cost"]["lm_calls"] for r in rows) / len(rows) if rows else 0.0
+
+
+def over_cap(trial: optuna.trial.BaseTrial, rows: Sequence[dict], cap: float) -> optuna.TrialPruned | None:
+    """The ``optuna.TrialPruned`` to raise when the rows so far average more LM calls a question than ``cap``
+    (the trial marked with its calls), else None."""
+    calls = calls_per_question(rows)
+    if calls <= cap:
+        return None
+    if isinstance(trial, optuna.Trial):
+        trial.set_user_attr(OVER_CAP, round(calls, 2))
+    return optuna.TrialPruned(f"{calls:.1f} LM calls a question after {len(rows)} questions, over the cap of {cap:g}")
+
+
+def capped_trials(study: optuna.Study) -> list[dict]:
+    """The trials the cap stopped: number, knobs and their LM calls a question."""
+    return [{"number": t.number, "params": t.params, "calls": t.user_attrs[OVER_CAP]}
+            for t in study.get_trials(deepcopy=False) if OVER_CAP in t.user_attrs]
+
+
+def check_cap(cap: float | None) -> None:
+    if cap is not None and not cap > 0:
+        raise ValueError(f"--max-calls-per-question must be above 0, got {cap:g}")
+
 
 COST_OBJECTIVES = {"lm_calls": "lm_calls", "tokens": "prompt_tokens", "seconds": "seconds"}
 COST_PROBE = 3  # with a call cap, a setting's cost is first checked after this many dev questions
@@ -48,7 +75,7 @@ class Objective:
     slices: int = 3
     progress: bool = False
     demos_key: str | None = None  # the demonstrations' fingerprint: rows answered under other demos never mix
-    max_calls_per_question: float | None = None  # a setting over it is stopped (hopkit/optimize/call_cap.py)
+    max_calls_per_question: float | None = None  # a setting over it is stopped (hopkit/optimize/objective.py)
     reference: dict[str, Any] | None = None  # the paper's setting: answered in full whatever it costs
 
     def log_for(self, knobs: dict[str, Any]) -> RunLog:

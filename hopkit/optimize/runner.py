@@ -24,13 +24,13 @@ from hopkit.evaluation.harness import evaluate
 from hopkit.evaluation.metrics import Metric
 from hopkit.evaluation.run_log import RunLog
 from hopkit.optimize.demos import apply_state, bootstrapped_demos, check_demo_threshold, compile_demos, unseen_by_demos
-from hopkit.optimize.call_cap import capped_trials, check_cap
-from hopkit.optimize.cost_front import cost_front, plot_cost_front
-from hopkit.optimize.demo_sources import demo_sources, refuse_held_out
-from hopkit.optimize.demos_store import load_or_compile, state_fingerprint
+from hopkit.optimize.objective import capped_trials, check_cap
+from hopkit.optimize.summary import cost_front, plot_cost_front
+from hopkit.optimize.demos import demo_sources, refuse_held_out
+from hopkit.optimize.demos import load_or_compile, state_fingerprint
 from hopkit.optimize.guarded_choice import CHOICE_RULES, guarded_choice_of_rows
 from hopkit.optimize.objective import COST_OBJECTIVES, Objective
-from hopkit.optimize.plots import save_plots
+from hopkit.optimize.summary import save_plots
 from hopkit.optimize.pruning import PruningReport, check_pruning
 from hopkit.optimize.saved import save_program, split_hash
 from hopkit.optimize.search_space import profile_defaults, search_space
@@ -64,7 +64,7 @@ class OptimizeRequest:
     slices: int = 3
     prune_startup: int = 3  # finished settings before the median pruner may stop a trial
     pruner: str = "median"  # median | halving | none (hopkit.optimize.study.make_pruner)
-    max_calls_per_question: float | None = None  # stop a setting that costs more (hopkit/optimize/call_cap.py)
+    max_calls_per_question: float | None = None  # stop a setting that costs more (hopkit/optimize/objective.py)
     unpruned_check: bool = False  # after the study, finish every pruned trial on all of dev and compare
     choose: str = "best"  # best: the top dev score | guarded: trial 0 unless the lead survives selection (guarded_choice.py)
     progress: bool = True

@@ -1,13 +1,10 @@
-"""Optuna studies shared through any storage URL: a SQLite file by default, a database server for
-several machines. Workers heartbeat; a trial whose worker died is failed and retried with the same
-knobs, and its finished questions are reused from the setting's JSONL.
-
-The trial budget counts distinct settings: a trial that repeats an already finished setting (TPE
-may propose one again in a small space) is answered from that setting's JSONL at no cost and does
-not use up the budget, so "10 trials" means ten settings tried."""
+"""A study in any optuna storage: opened or created, the paper's trial enqueued first, trials run to a count of
+distinct settings, and the per-setting run logs a study folder holds.
+"""
 
 from __future__ import annotations
 
+import json
 import time
 import warnings
 from collections.abc import Sequence
@@ -21,12 +18,9 @@ from optuna.trial import FrozenTrial, TrialState
 
 from hopkit.errors import StorageError
 from hopkit.optimize.objective import setting_key
-from hopkit.optimize.optuna_compat import (
-    DistinctSettingsMedianPruner,
-    TrialSeededTPESampler,
-    begin_immediately,
-    fail_dead_trials,
-)
+from hopkit.optimize.optuna_compat import (DistinctSettingsMedianPruner, TrialSeededTPESampler, begin_immediately,
+                                           fail_dead_trials)
+
 
 FINISHED = (TrialState.COMPLETE, TrialState.PRUNED)
 
@@ -159,3 +153,9 @@ def paper_default_trial(study: optuna.Study) -> optuna.trial.FrozenTrial | None:
         if trial.user_attrs.get("paper_defaults"):
             return trial
     return None
+
+
+def setting_logs(settings_dir: Path) -> list[tuple[dict[str, Any], Path]]:
+    """(meta, dev log) of each setting, in file order; the log may be missing or empty for a setting just begun."""
+    return [(json.loads(meta.read_text(encoding="utf-8")), meta.with_name(meta.name[:-len(".meta.json")] + ".jsonl"))
+            for meta in sorted(Path(settings_dir).glob("setting-*.meta.json"))]
