@@ -48,7 +48,7 @@ class UnknownNameError(InputError):
 
 
 class StorageError(InputError):
-    """An optuna storage URL (``--storage``) cannot be opened."""
+    """An optuna storage URL (the study file's ``storage``) cannot be opened."""
 
 
 class MissingArtifactError(HopkitError):

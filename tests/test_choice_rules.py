@@ -75,7 +75,7 @@ def test_a_study_that_chose_the_papers_setting_counts_as_one_setting_for_both_ru
 
 def test_a_study_without_its_test_logs_is_named_and_left_out(tmp_path):
     kept = _study(tmp_path, "kept", 8, [0.5] * 50, [0.4] * 50)
-    (kept / "test" / "best-4.jsonl").unlink()  # --choose guarded kept trial 0, so only it was scored on test
+    (kept / "test" / "best-4.jsonl").unlink()  # choose = guarded kept trial 0, so only it was scored on test
     text = choice_rules_table([kept, _study(tmp_path, "one", 2, [0.5] * 50, [0.7] * 50)])
     assert text.splitlines()[0].startswith("kept: left out, its test best log is not there")
     assert text.endswith("fewer than two studies scored on test, nothing to pool")

@@ -175,7 +175,7 @@ def test_a_storage_that_cannot_be_opened_says_how_to_fix_it(tmp_path):
     from hopkit.errors import StorageError
 
     for url in (f"sqlite:///{tmp_path / 'no-such-folder' / 'study.db'}", "not-a-url"):
-        with pytest.raises(StorageError, match="Check --storage"):
+        with pytest.raises(StorageError, match="Check the study file.s storage"):
             open_study("shared", url, ["maximize"])
 
 
@@ -521,8 +521,9 @@ def test_optimize_refuses_a_negative_pruner_startup_before_the_study_opens(hopki
     from hopkit.cli.main import main
 
     folder = tmp_path / "study"
+    (tmp_path / "study.toml").write_text("prune_startup = -1\n")
     rc = main(["optimize", "--method", "oner", "--demos", "none", "--dev", "bundled:dev[1-20]",
-               "--trials", "1", "--prune-startup", "-1", "--out", str(folder)])
+               "--trials", "1", "--config", str(tmp_path / "study.toml"), "--out", str(folder)])
     err = capsys.readouterr().err.strip()
     assert rc == 2 and "startup must be 0 or more" in err and len(err.splitlines()) == 1
     assert not folder.exists()  # refused before the storage, retriever and LM were opened
@@ -635,3 +636,27 @@ def test_a_one_trial_study_scores_the_papers_setting_on_dev_and_test_once(tmp_pa
     assert result.knobs == profile_defaults(search_space("oner"))
     assert summary["test"]["best"] == summary["test"]["default"]
     assert sorted(p.name for p in (tmp_path / "test").glob("*.jsonl")) == ["best-0.jsonl"]
+
+
+def test_optimize_keeps_to_its_concerns_and_takes_the_rest_from_the_study_file(hopkit_home, tmp_path, capsys):
+    """The command has at most 18 options; a study file sets the others (typed and checked), and a wrong key or
+    type is one line."""
+    from hopkit.cli.main import build_parser, main
+    from hopkit.cli.study_file import apply_study_file
+
+    parser = build_parser()
+    verb = next(a for a in parser._actions if hasattr(a, "choices") and a.choices and "optimize" in a.choices)
+    optimize = verb.choices["optimize"]
+    assert len([a for a in optimize._actions if a.option_strings]) <= 18
+    study = tmp_path / "study.toml"
+    study.write_text('method = "oner"\npruner = "halving"\nslices = 5\nretriever = "bm25"\nunpruned_check = true\n')
+    args = parser.parse_args(["optimize", "--config", str(study)])
+    apply_study_file(args, required=("method",))
+    assert (args.method, args.pruner, args.slices, args.retriever, args.unpruned_check) == (
+        "oner", "halving", 5, "bm25", True)
+    study.write_text('slices = "five"\n')
+    assert main(["optimize", "--method", "oner", "--config", str(study)]) == 2
+    assert "slices takes an integer, got 'five'" in capsys.readouterr().err
+    study.write_text('prunr = "median"\n')
+    assert main(["optimize", "--method", "oner", "--config", str(study)]) == 2
+    assert "did you mean 'pruner'" in capsys.readouterr().err

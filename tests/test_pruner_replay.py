@@ -46,13 +46,13 @@ def test_the_median_pruner_stops_the_trailing_setting_and_can_stop_a_late_winner
 
 def test_a_setting_missing_dev_questions_is_refused():
     short = [ReplayedSetting({"k": 1}, {"k": IntDistribution(1, 10)}, rows_of(1)[:7])]
-    with pytest.raises(ValueError, match="7 of 10 dev questions.*--unpruned-check"):
+    with pytest.raises(ValueError, match="7 of 10 dev questions.*unpruned_check = true"):
         replay_pruner(short, ORDER, "f1", 5, make_pruner("none"), "none")
 
 
 def test_replaying_the_studys_own_pruner_reproduces_its_decisions(tmp_path):
     """A real study with the median pruner, every trial reporting from the rows; its settings' logs are then
-    finished on all of dev (as --unpruned-check does) and the replay must prune the same settings at the same
+    finished on all of dev (as unpruned_check = true does) and the replay must prune the same settings at the same
     questions."""
     folder = tmp_path / "settings"
     folder.mkdir()

@@ -7,13 +7,51 @@ import sys
 from pathlib import Path
 
 from hopkit.cli.environment import apply_defaults
+from hopkit.cli.study_file import FileSetting
 from hopkit.optimize.guarded_choice import CHOICE_RULES
 from hopkit.retrieval.colbert.torch_kmeans import KMEANS_BACKENDS
+
+
+# ``hopkit optimize``'s settings that a study gives in its file (--config STUDY.toml), so that the command keeps to
+# the study's main concerns: the splits' sizes, the study's storage and seed, the pruner, the choice rule, and the
+# run's components other than the LM (the keys of the flags ``hopkit eval`` has for them)
+def optimize_file_settings() -> tuple[FileSetting, ...]:
+    from hopkit.evaluation.retriever_choice import AUTO
+
+    return (
+        FileSetting("n_train", int, 20, "training questions the teleprompter may use"),
+        FileSetting("n_dev", int, 20, "dev questions, where the dev spec gives no range"),
+        FileSetting("n_test", int, 20, "test questions, where the test spec gives no range"),
+        FileSetting("pruner", str, "median", "how a trial that trails after a dev slice is stopped (none: every "
+                    "trial answers all of dev)", ("median", "halving", "none")),
+        FileSetting("slices", int, 3, "growing dev slices a trial can be pruned after (1: no pruning)"),
+        FileSetting("prune_startup", int, 3, "finished settings before the median pruner may stop a trial (a "
+                    "setting tried twice counts once)"),
+        FileSetting("unpruned_check", bool, False, "after the study, finish each pruned trial on all of dev: the "
+                    "questions and LM hours pruning saved, and whether the same setting would have been chosen"),
+        FileSetting("choose", str, "best", "best: the top dev score; guarded: keep trial 0 unless the best's paired "
+                    "dev lead, corrected for the settings it was picked from, is above zero", tuple(CHOICE_RULES)),
+        FileSetting("seed", int, 0, "the sampler's seed"),
+        FileSetting("threads", int, 1, "questions answered at once"),
+        FileSetting("storage", str, None, "optuna storage URL (default: SQLite in the study folder)"),
+        FileSetting("study", str, None, "study name (default from method, dataset, metric, demos and LM)"),
+        FileSetting("quiet", bool, False, "no progress bars"),
+        FileSetting("api_base", str, None, "an OpenAI-compatible server for the LM"),
+        FileSetting("api_key", str, None, "its key"),
+        FileSetting("max_tokens", int, 512, "most tokens an LM call writes"),
+        FileSetting("no_cache", bool, False, "do not reuse cached LM answers"),
+        FileSetting("lm_timeout", float, 120.0, "seconds an LM server may take for one call"),
+        FileSetting("retriever", str, AUTO, "auto | bm25 | colbert | hybrid | remote:URL"),
+        FileSetting("index", Path, None, "index folder (default: the dataset's)"),
+        FileSetting("plaid", str, None, "ColBERT search settings: ncells=N,centroid_score_threshold=X,ndocs=N"),
+        FileSetting("reader", str, "lm", "lm | lm:span | extractive:<model>"),
+    )
 
 
 def build_parser() -> argparse.ArgumentParser:
     from hopkit.cli import commands
     from hopkit.cli.components import add_lm_flags, add_profile_flag, add_question_flags, add_retrieval_flags
+    from hopkit.lm.factory import DEFAULT_LM
 
     parser = argparse.ArgumentParser(prog="hopkit", description="Multi-hop retrieval-augmented reasoning with DSPy.")
     verbs = parser.add_subparsers(dest="verb", required=True)
@@ -183,42 +221,22 @@ def build_parser() -> argparse.ArgumentParser:
                      "<dataset>:dev)")
     opt.add_argument("--test", default=None, help="test split spec, never seen by the study, scored once with "
                      "trial 0 and the best setting, e.g. 'SPEC[51-100]' (optional); overlapping splits are refused")
-    opt.add_argument("--n-train", type=int, default=20)
-    opt.add_argument("--n-dev", type=int, default=20)
-    opt.add_argument("--n-test", type=int, default=20)
     opt.add_argument("--metric", default="f1")
     opt.add_argument("--demos", default="bootstrap", choices=["bootstrap", "mipro", "labeled", "none"])
     opt.add_argument("--demo-threshold", type=float, default=1.0,
                      help="metric score a training trace must reach to become a demonstration (default 1.0: "
                           "a fully right answer; DSPy would otherwise keep any trace with F1 above 0)")
     opt.add_argument("--trials", type=int, default=10)
-    opt.add_argument("--objectives", default=None, help="e.g. f1,lm_calls (also tokens, seconds): a Pareto front")
     opt.add_argument("--params", default=None, help="comma-separated knobs to tune (default: all declared)")
-    opt.add_argument("--storage", default=None, help="optuna storage URL (default: SQLite in the study folder)")
-    opt.add_argument("--study", default=None, help="study name (default from method, dataset, metric, demos)")
-    opt.add_argument("--out", type=Path, default=None, help="study folder (default runs/optimize/<study>)")
-    opt.add_argument("--seed", type=int, default=0)
-    opt.add_argument("--threads", type=int, default=1)
-    opt.add_argument("--slices", type=int, default=3, help="growing dev slices a trial can be pruned after (1: no pruning)")
-    opt.add_argument("--prune-startup", type=int, default=3,
-                     help="finished settings before the median pruner may stop a trial (a setting tried twice counts once)")
-    opt.add_argument("--pruner", default="median", choices=["median", "halving", "none"],
-                     help="how a trial that trails after a dev slice is stopped (none: every trial answers all of dev)")
+    opt.add_argument("--objectives", default=None, help="e.g. f1,lm_calls (also tokens, seconds): a Pareto front")
     opt.add_argument("--max-calls-per-question", type=float, default=None, metavar="CALLS",
                      help="stop a setting whose LM calls a question exceed CALLS, after 3 dev questions and at each "
                      "slice; the paper's setting is never stopped (default: no cap)")
-    opt.add_argument("--unpruned-check", action="store_true",
-                     help="after the study, finish each pruned trial on all of dev: the questions and LM hours pruning "
-                     "saved, and whether the same setting would have been chosen")
-    opt.add_argument("--choose", default="best", choices=CHOICE_RULES,
-                     help="best: the top dev score; guarded: keep trial 0 unless the best's paired dev lead, corrected "
-                     "for the settings it was picked from, is above zero (hopkit/optimize/guarded_choice.py)")
     opt.add_argument("--set", action="append", default=[], metavar="KNOB=VALUE", help="fix a knob (not tuned)")
     add_profile_flag(opt, default="paper", text="the knobs not tuned, and trial 0's values of those tuned")
-    opt.add_argument("--quiet", action="store_true")
-    add_lm_flags(opt)
-    add_retrieval_flags(opt)
-    add_study_file_flag(opt)
+    opt.add_argument("--out", type=Path, default=None, help="study folder (default runs/optimize/<study>)")
+    opt.add_argument("--lm", default=DEFAULT_LM, help="local:<qwen1.5b|qwen0.5b|file.gguf> or provider/model")
+    add_study_file_flag(opt, optimize_file_settings())
     opt.set_defaults(run=commands.cmd_optimize)
     return parser
 

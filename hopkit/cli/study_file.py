@@ -1,37 +1,66 @@
 """``--config STUDY.toml`` for the study verbs (``reproduce``, ``ablate``, ``optimize``): a study's settings in one
-file. Its keys are the verb's flags (``--demos-from`` as ``demos_from``, ``--set`` as a ``[set]`` table of knobs);
-a flag given on the command line overrides the file. Checked before anything runs: an unknown key or a value of
-the wrong type is a one-line error."""
+file. Its keys are the verb's flags (``--demos-from`` as ``demos_from``, ``--set`` as a ``[set]`` table of knobs)
+and the verb's file settings, which the command line leaves out so that it keeps to the study's main concerns
+(``hopkit optimize --help`` lists them); a flag given on the command line overrides the file. Checked before
+anything runs: an unknown key or a value of the wrong type is a one-line error."""
 
 from __future__ import annotations
 
 import argparse
 import tomllib
+from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from hopkit.errors import InputError, MissingArtifactError, UnknownNameError
 
-NOT_SETTINGS = {"run", "config", "help", "verb_parser"}
+NOT_SETTINGS = {"run", "config", "help", "verb_parser", "file_settings"}
 
 
-def add_study_file_flag(parser: argparse.ArgumentParser) -> None:
+@dataclass(frozen=True)
+class FileSetting:
+    """A setting a study gives in its file only: its name (the key), type, default and what it does."""
+
+    name: str
+    type: type
+    default: Any
+    help: str
+    choices: tuple[Any, ...] = ()
+
+    def line(self) -> str:
+        values = " | ".join(map(str, self.choices)) if self.choices else self.type.__name__
+        return f"{self.name} ({values}, default {self.default}): {self.help}"
+
+
+def add_study_file_flag(parser: argparse.ArgumentParser, file_settings: Sequence[FileSetting] = ()) -> None:
     parser.add_argument("--config", type=Path, default=None, metavar="STUDY.toml",
-                        help="the study's settings from a TOML file whose keys are this verb's flags; flags override")
-    parser.set_defaults(verb_parser=parser)
+                        help="the study's settings from a TOML file whose keys are this verb's flags"
+                             + (" and the file settings below" if file_settings else "") + "; flags override")
+    parser.set_defaults(verb_parser=parser, file_settings=tuple(file_settings),
+                        **{setting.name: setting.default for setting in file_settings})
+    if file_settings:
+        parser.formatter_class = argparse.RawDescriptionHelpFormatter
+        parser.epilog = "settings of the study file (--config STUDY.toml) only:\n" + "\n".join(
+            f"  {setting.line()}" for setting in file_settings)
 
 
 def apply_study_file(args: argparse.Namespace, required: tuple[str, ...] = ()) -> None:
     """Fill ``args`` from ``--config`` where no flag was given, then refuse what is still missing."""
     parser: argparse.ArgumentParser = args.verb_parser
     actions = {a.dest: a for a in parser._actions if a.dest not in NOT_SETTINGS}
+    file_only = {setting.name: setting for setting in getattr(args, "file_settings", ())}
     if args.config is not None:
         for name, value in _read(args.config).items():
             dest = name.replace("-", "_")
+            if dest in file_only:
+                setattr(args, dest, _file_typed(args.config, name, value, file_only[dest]))
+                continue
             if dest not in actions:
-                raise UnknownNameError("setting", name, list(actions),
+                known = [*actions, *file_only]
+                raise UnknownNameError("setting", name, known,
                                        f"{args.config}: {name!r} is not a setting of this verb{{hint}}; its settings: "
-                                       f"{', '.join(actions)}")
+                                       f"{', '.join(known)}")
             action = actions[dest]
             if getattr(args, dest) != action.default:
                 continue  # given on the command line: the flag wins
@@ -74,6 +103,26 @@ def _typed(path: Path, name: str, value: Any, action: argparse.Action) -> Any:
     if isinstance(value, (dict, list)):
         raise InputError(f"{path}: {name} takes one value, got {type(value).__name__}")
     return value
+
+
+def _file_typed(path: Path, name: str, value: Any, setting: FileSetting) -> Any:
+    wanted = setting.type
+    if setting.choices and value not in setting.choices:
+        raise UnknownNameError("value", str(value), [str(c) for c in setting.choices],
+                               f"{path}: {name} = {value!r} is not one of {', '.join(map(str, setting.choices))}"
+                               "{hint}")
+    if wanted is bool:
+        ok = isinstance(value, bool)
+    elif wanted is float:
+        ok = isinstance(value, (int, float)) and not isinstance(value, bool)
+    elif wanted is Path:
+        ok = isinstance(value, str)
+    else:
+        ok = isinstance(value, wanted) and not isinstance(value, bool)
+    if not ok:
+        kind = {bool: "true or false", int: "an integer", float: "a number", str: "a string", Path: "a path"}
+        raise InputError(f"{path}: {name} takes {kind.get(wanted, wanted.__name__)}, got {value!r}")
+    return wanted(value) if wanted in (float, Path) else value
 
 
 def _flag_text(value: Any) -> str:

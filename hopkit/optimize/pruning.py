@@ -158,7 +158,7 @@ def _rows_in_order(setting: ReplayedSetting, order: Sequence[str]) -> list[dict]
     if missing:
         raise ValueError(f"setting {setting.params} has {len(order) - len(missing)} of {len(order)} dev questions "
                          f"(e.g. {missing[0]} is missing): a replay needs every setting on all of dev, as a study "
-                         "run with --unpruned-check leaves them")
+                         "run with unpruned_check = true leaves them")
     return [answered[qid] for qid in order]
 
 

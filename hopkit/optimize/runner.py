@@ -93,10 +93,10 @@ class OptimizeResult:
     answering_seconds: float = 0.0  # per-question seconds over every trial and test run, killed runs included
     summary_path: Path | None = None
     settings: int = 0  # distinct finished settings; ``trials`` also counts repeats and failed trials
-    pruning: PruningReport | None = None  # with --unpruned-check: what pruning saved, and whether it chose the same
+    pruning: PruningReport | None = None  # with unpruned_check: what pruning saved, and whether it chose the same
     cost_front: list[dict[str, Any]] = field(default_factory=list)  # every setting by dev metric and LM calls
     logs: dict[str, str] = field(default_factory=dict)  # dev/test x best/default: the run logs behind the figures
-    choice: dict[str, Any] | None = None  # with --choose guarded: the corrected dev interval and what it kept
+    choice: dict[str, Any] | None = None  # with choose = guarded: the corrected dev interval and what it kept
     capped: list[dict[str, Any]] = field(default_factory=list)  # trials stopped over --max-calls-per-question
 
 

@@ -69,8 +69,8 @@ def rdb_storage(storage_url: str, heartbeat_s: int, grace_s: int) -> RDBStorage:
     except (sqlalchemy.exc.SQLAlchemyError, ImportError) as error:
         reason = str(getattr(error, "orig", None) or error).rstrip(".")
         raise StorageError(
-            f"cannot open the optuna storage {storage_url}: {reason}. Check --storage: a SQLite URL needs an "
-            "existing, writable folder (sqlite:///path/to/study.db); a database server needs to be up, with its "
+            f"cannot open the optuna storage {storage_url}: {reason}. Check the study file's storage: a SQLite URL "
+            "needs an existing, writable folder (sqlite:///path/to/study.db); a database server needs to be up, with its "
             "driver installed.") from None
 
 
@@ -98,7 +98,7 @@ def _serialized(storage: RDBStorage) -> RDBStorage:
 
 
 def check_storage(storage_url: str) -> None:
-    """Open the storage once, so a bad ``--storage`` fails before the datasets, retriever and LM load."""
+    """Open the storage once, so a bad storage URL fails before the datasets, retriever and LM load."""
     rdb_storage(storage_url, heartbeat_s=60, grace_s=180)
 
 

@@ -260,7 +260,7 @@ def _interval(choice: dict[str, Any], summary: dict[str, Any]) -> str:
 
 
 def choice_line(summary: dict[str, Any]) -> str | None:
-    """How a study run with ``--choose guarded`` chose, when the rule overrode the best dev score."""
+    """How a study run with ``choose = "guarded"`` chose, when the rule overrode the best dev score."""
     choice = summary.get("choice")
     if not choice or choice.get("rule") != "guarded" or choice["takes_best"]:
         return None
@@ -415,7 +415,7 @@ def study_choices(summary: dict[str, Any], folder: Path) -> StudyChoices | str:
     missing = [key for key, path in logs.items() if path is None or not path.is_file()]
     if missing:
         return (f"{name}: left out, its {missing[0].replace('_', ' ')} log is not there (a study run with "
-                "--choose guarded that kept trial 0 scores only it on test; or copy the study folder whole)")
+                "choose = guarded that kept trial 0 scores only it on test; or copy the study folder whole)")
     one_setting = summary["best_trial"] == summary["default_trial"]
     takes_best = one_setting or guarded_verdict(summary, read_rows(logs["dev_default"]),
                                                 read_rows(logs["dev_best"])).takes_best
