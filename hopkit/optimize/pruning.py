@@ -40,10 +40,16 @@ class PruningReport:
 
     def line(self) -> str:
         return (f"pruning: {self.questions_pruned} questions answered over {self.settings} settings against "
-                f"{self.questions_unpruned} without pruning ({100 * self.share:.0f}%), {self.lm_hours_pruned:.2f} "
-                f"against {self.lm_hours_unpruned:.2f} LM hours; the chosen setting is "
-                + ("the same" if self.same_setting else
-                   f"not the same ({self.chosen_pruned} pruned, {self.chosen_unpruned} unpruned)"))
+                + _saved(self.questions_unpruned, "without pruning", self.share, self.lm_hours_pruned, "against",
+                         self.lm_hours_unpruned)
+                + "; the chosen setting is " + ("the same" if self.same_setting else
+                                                f"not the same ({self.chosen_pruned} pruned, {self.chosen_unpruned} "
+                                                "unpruned)"))
+
+
+def _saved(questions_unpruned: int, noun: str, share: float, hours: float, word: str, hours_unpruned: float) -> str:
+    """What pruning left to answer, against answering every setting on all of dev."""
+    return f"{questions_unpruned} {noun} ({100 * share:.0f}%), {hours:.2f} {word} {hours_unpruned:.2f} LM hours"
 
 
 def lm_hours(rows: Sequence[dict]) -> float:
@@ -111,10 +117,9 @@ class PrunerReplay:
 
     def line(self) -> str:
         return (f"{self.pruner}: {self.pruned} of {self.settings} settings pruned; {self.questions} of "
-                f"{self.questions_unpruned} questions ({100 * self.share:.0f}%), {self.hours:.2f} of "
-                f"{self.hours_unpruned:.2f} LM hours; chooses {self.chosen}"
-                + (" (the same as without pruning)" if self.same_setting else
-                   f" (without pruning: {self.chosen_unpruned})"))
+                + _saved(self.questions_unpruned, "questions", self.share, self.hours, "of", self.hours_unpruned)
+                + f"; chooses {self.chosen}" + (" (the same as without pruning)" if self.same_setting else
+                                                f" (without pruning: {self.chosen_unpruned})"))
 
 
 def replay_pruner(settings: Sequence[ReplayedSetting], order: Sequence[str], metric: str, slices: int,
