@@ -9,13 +9,12 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from hopkit.programs.searchain import feedback
-from hopkit.programs.searchain.chain_text import render_chain
+from hopkit.programs.searchain.chain_text import Plan, render_chain
 from hopkit.signatures.searchain import QueryNode
 from hopkit.text.normalize import normalize_answer
 from hopkit.text.similarity import rouge_l
 
 RESTATES = 0.7  # ROUGE-L between a lone query and the question at or above which the query restates it
-Plan = tuple[list[QueryNode], str, str]  # the chain, its final answer, how it was parsed
 
 
 def restates_question(chain: list[QueryNode], question: str) -> bool:

@@ -17,6 +17,8 @@ from collections.abc import Sequence
 
 from hopkit.signatures.searchain import QueryNode
 
+Plan = tuple[list[QueryNode], str, str]  # a planner's chain, its final answer, and how it was parsed
+
 _SECTION = re.compile(r"\[\[ ## (\w+) ## \]\]\s*(.*?)(?=\[\[ ## \w+ ## \]\]|\Z)", re.S)
 _MARKER = re.compile(r"^\s*[-*]?\s*\[?\s*(unsolved\s+query|query|answer|final\s+content|final\s+answer)\s*\d*\s*\]?\s*:\s*(.*)$",
                      re.I)

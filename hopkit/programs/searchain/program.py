@@ -38,7 +38,7 @@ from hopkit.programs.own_example import without_own_example
 from hopkit.programs.prediction import hop_prediction
 from hopkit.programs.searchain import feedback
 from hopkit.programs.searchain.answer_chain import FinalAnswer
-from hopkit.programs.searchain.chain_text import parse_chain_text, render_chain
+from hopkit.programs.searchain.chain_text import Plan, parse_chain_text, render_chain
 from hopkit.programs.searchain.demonstrations import build_chain_demos
 from hopkit.programs.searchain.judgment import judge, judged_by, probability_confidence
 from hopkit.programs.searchain.processed import ProcessedQueries
@@ -47,10 +47,7 @@ from hopkit.programs.searchain.tracing import final_from_path
 from hopkit.programs.searchain.tree import COMPLETED, CORRECTED, NO_IR, ROOT, ReasoningTree, TreeNode
 from hopkit.reader.protocol import Reader
 from hopkit.retrieval.protocol import Retriever
-from hopkit.signatures.searchain import ChainOfQuery, QueryNode, TraceWithReferences
-
-Plan = tuple[list[QueryNode], str, str]  # the chain, its final answer, how it was parsed
-
+from hopkit.signatures.searchain import ChainOfQuery, TraceWithReferences
 
 def as_planned(plan: Any, question: str, first: Plan) -> tuple[Plan, None]:
     """The paper's first round: the first chain stands as planned."""
@@ -150,7 +147,7 @@ class SearChain(KnobbedProgram):
         }
         return hop_prediction(answer, citations=citations, retrieved=retrieved, trace=trace)
 
-    def _plan(self, question: str, messages: list[str]) -> tuple[list[QueryNode], str, str]:
+    def _plan(self, question: str, messages: list[str]) -> Plan:
         """The LM's chain; the tolerant text parser reads what the typed parser rejects."""
         adapter = dspy.ChatAdapter(use_json_adapter_fallback=False)  # our parser is the fallback, not a 2nd call
         most = self.knobs.plan_tokens
