@@ -13,7 +13,8 @@ from hopkit.data.examples import Dataset, make_example  # noqa: E402
 from hopkit.data.passage import Passage  # noqa: E402
 from hopkit.evaluation.metrics import get_metric  # noqa: E402
 from hopkit.lm.accounted import AccountedLM  # noqa: E402
-from hopkit.optimize.runner import OptimizeRequest, optimize  # noqa: E402
+from hopkit.optimize.runner import (DemoSettings, OptimizeRequest, Splits, StudyPlace,  # noqa: E402
+                                    optimize)
 from scripted_engine import ScriptedEngine  # noqa: E402
 
 
@@ -41,10 +42,11 @@ def tiny_dataset(name, n):
 
 
 def request(folder, storage, trials, demos="none", objectives=("metric",), grace_s=180, test=()):
-    return OptimizeRequest(method="oner", metric=get_metric("f1"), train=tiny_dataset("train", 6),
-                           dev=tiny_dataset("dev", 4).examples, dev_name="tiny:dev", folder=Path(folder),
-                           storage=storage, study_name="shared", trials=trials, demos=demos, objectives=objectives,
-                           train_n=6, progress=False, heartbeat_s=1, grace_s=grace_s, test=test)
+    return OptimizeRequest(method="oner", metric=get_metric("f1"),
+                           splits=Splits(tiny_dataset("train", 6), tiny_dataset("dev", 4).examples, "tiny:dev",
+                                         test=test, train_n=6),
+                           place=StudyPlace(Path(folder), storage, "shared", heartbeat_s=1, grace_s=grace_s),
+                           trials=trials, demos=DemoSettings(demos), objectives=objectives, progress=False)
 
 
 def configure(delay=0.0, cache=False, engine=None):

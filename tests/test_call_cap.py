@@ -65,12 +65,12 @@ def test_without_a_cap_every_setting_answers_all_of_dev(tmp_path):
 def test_the_summary_and_report_name_the_trials_the_cap_stopped(tmp_path):
     from dataclasses import replace
 
-    from hopkit.optimize.runner import optimize
+    from hopkit.optimize.runner import PruningSettings, optimize
     from optimize_worker import TableRetriever, request
 
     storage = f"sqlite:///{tmp_path / 'study.db'}"
     # OneR makes one call a question: under a cap of 1 nothing stops; a cap of 0.5 stops all but the paper's setting
-    result = optimize(replace(request(tmp_path, storage, trials=3), max_calls_per_question=0.5, pruner="none"),
+    result = optimize(replace(request(tmp_path, storage, trials=3), pruning=PruningSettings("none", max_calls_per_question=0.5)),
                       TableRetriever(), None, say=lambda text: None)
     summary = json.loads(result.summary_path.read_text())
     assert summary["call_cap"]["max_calls_per_question"] == 0.5
@@ -86,11 +86,12 @@ def test_the_summary_and_report_name_the_trials_the_cap_stopped(tmp_path):
 def test_a_cap_of_zero_or_below_is_refused_before_any_work(tmp_path):
     from dataclasses import replace
 
-    from hopkit.optimize.runner import optimize
+    from hopkit.optimize.runner import PruningSettings, optimize
     from optimize_worker import TableRetriever, request
 
     with pytest.raises(ValueError, match="must be above 0"):
-        optimize(replace(request(tmp_path, "sqlite:///unused.db", trials=2), max_calls_per_question=0.0),
+        optimize(replace(request(tmp_path, "sqlite:///unused.db", trials=2),
+                         pruning=PruningSettings(max_calls_per_question=0.0)),
                  TableRetriever(), None, say=lambda text: None)
     assert not (tmp_path / "settings").exists()
 

@@ -15,7 +15,7 @@ from optuna.trial import TrialState
 from hopkit.knobs import KNOBS
 from hopkit.optimize.optuna_compat import fail_dead_trials
 from hopkit.optimize.objective import setting_key
-from hopkit.optimize.runner import optimize
+from hopkit.optimize.runner import PruningSettings, optimize
 from hopkit.optimize.saved import load_program, read_manifest
 from hopkit.optimize.search_space import profile_defaults, search_space, suggest
 from hopkit.optimize.study import FINISHED, distinct_settings, open_study, run_trials
@@ -579,7 +579,7 @@ def test_a_study_with_the_unpruned_check_reports_it_in_its_summary(tmp_path):
 
     configure()
     storage = f"sqlite:///{tmp_path / 'study.db'}"
-    result = optimize(replace(request(tmp_path, storage, trials=3), unpruned_check=True, pruner="halving"),
+    result = optimize(replace(request(tmp_path, storage, trials=3), pruning=PruningSettings("halving", unpruned_check=True)),
                       TableRetriever(), None, say=lambda text: None)
     summary = json.loads(result.summary_path.read_text())
     assert summary["pruner"] == "halving" and summary["pruning"]["questions_unpruned"] == 3 * 4

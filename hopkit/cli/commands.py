@@ -238,7 +238,8 @@ def cmd_optimize(args: argparse.Namespace) -> None:
     apply_study_file(args, required=("method",))
     from hopkit.evaluation.metrics import get_metric
     from hopkit.optimize.objective import check_cap
-    from hopkit.optimize.runner import OptimizeRequest, check_budget, optimize
+    from hopkit.optimize.runner import (DemoSettings, OptimizeRequest, PruningSettings, Splits, StudyPlace,
+                                        check_budget, optimize)
     from hopkit.optimize.search_space import search_space
     from hopkit.optimize.study import check_storage, make_pruner, sqlite_url
     from hopkit.programs.registry import check_knobs, get_method
@@ -274,15 +275,14 @@ def cmd_optimize(args: argparse.Namespace) -> None:
     reader = open_reader(args.reader) if method.needs_reader else None
     configure_lm(args)
     request = OptimizeRequest(
-        method=args.method, metric=metric, train=train, dev=picked["dev"], dev_name=dev.name,
-        folder=folder, storage=storage, study_name=study, trials=args.trials, demos=args.demos,
-        demo_threshold=args.demo_threshold,
-        objectives=objectives, fixed=fixed, profile=args.profile,
-        params=params, train_n=args.n_train,
-        test=picked["test"], seed=args.seed, threads=args.threads,
-        slices=args.slices, prune_startup=args.prune_startup, pruner=args.pruner,
-        max_calls_per_question=args.max_calls_per_question, unpruned_check=args.unpruned_check, choose=args.choose,
-        progress=not args.quiet)
+        method=args.method, metric=metric,
+        splits=Splits(train, picked["dev"], dev.name, test=picked["test"], train_n=args.n_train),
+        place=StudyPlace(folder, storage, study), trials=args.trials,
+        demos=DemoSettings(args.demos, args.demo_threshold),
+        pruning=PruningSettings(args.pruner, args.slices, args.prune_startup, args.max_calls_per_question,
+                                args.unpruned_check),
+        profile=args.profile, objectives=objectives, fixed=fixed, params=params, choose=args.choose, seed=args.seed,
+        threads=args.threads, progress=not args.quiet)
     try:
         result = optimize(request, retriever, reader)
     except ValueError as error:

@@ -40,39 +40,67 @@ from hopkit.reader.protocol import Reader
 from hopkit.retrieval.protocol import Retriever
 
 
-@dataclass
-class OptimizeRequest:
-    method: str
-    metric: Metric
+@dataclass(frozen=True)
+class Splits:
+    """The questions: train for demonstrations only, dev the study tunes on, test scored once at the end."""
+
     train: Dataset | None
     dev: Sequence[dspy.Example]
     dev_name: str
-    folder: Path  # study folder: trial logs, plots, the saved program
+    test: Sequence[dspy.Example] = ()
+    train_n: int = 20  # training questions the teleprompter may use
+
+
+@dataclass(frozen=True)
+class DemoSettings:
+    teleprompter: str = "bootstrap"  # bootstrap | mipro | labeled | none
+    threshold: float = 1.0  # metric score a training trace needs to become a demonstration
+
+
+@dataclass(frozen=True)
+class PruningSettings:
+    """How a setting is stopped early, and whether to check afterwards what that saved and changed."""
+
+    pruner: str = "median"  # median | halving | none (hopkit.optimize.study.make_pruner)
+    slices: int = 3
+    startup: int = 3  # finished settings before the median pruner may stop a trial
+    max_calls_per_question: float | None = None  # stop a setting that costs more (the cost cap, objective.py)
+    unpruned_check: bool = False  # after the study, finish every pruned trial on all of dev and compare
+
+
+@dataclass(frozen=True)
+class StudyPlace:
+    """Where the study lives: its folder (logs, plots, the saved program) and its optuna storage."""
+
+    folder: Path
     storage: str
-    study_name: str
+    name: str
+    heartbeat_s: int = 60
+    grace_s: int = 180
+
+
+@dataclass(frozen=True)
+class OptimizeRequest:
+    """One study, grouped by concern: the splits, the demonstrations, the search, its pruning and its place."""
+
+    method: str
+    metric: Metric
+    splits: Splits
+    place: StudyPlace
     trials: int
-    demos: str = "bootstrap"
-    profile: str = "paper"  # knobs not searched, and trial 0's values of those searched
-    demo_threshold: float = 1.0  # metric score a training trace needs to become a demonstration
+    demos: DemoSettings = DemoSettings()
+    pruning: PruningSettings = PruningSettings()
+    profile: str = "paper"  # knobs not searched, and the paper's trial's values of those searched
     objectives: Sequence[str] = ("metric",)
     fixed: dict[str, Any] = field(default_factory=dict)
     params: Sequence[str] | None = None
-    train_n: int = 20
-    test: Sequence[dspy.Example] = ()
-    seed: int = 0
-    threads: int = 1
-    slices: int = 3
-    prune_startup: int = 3  # finished settings before the median pruner may stop a trial
-    pruner: str = "median"  # median | halving | none (hopkit.optimize.study.make_pruner)
-    max_calls_per_question: float | None = None  # stop a setting that costs more (hopkit/optimize/objective.py)
-    unpruned_check: bool = False  # after the study, finish every pruned trial on all of dev and compare
-    choose: str = "best"  # best: the top dev score | guarded: trial 0 unless the lead survives selection (guarded_choice.py)
-    progress: bool = True
-    heartbeat_s: int = 60
-    grace_s: int = 180
     # a paper's grid (hopkit/reproduce/grids.py): GridSampler over exactly these values, every point tried once, and
     # no separate paper's trial (the grid holds the settings the paper chose among)
     grid: dict[str, list[Any]] | None = None
+    choose: str = "best"  # best: the top dev score | guarded: the paper's trial unless the lead survives selection
+    seed: int = 0
+    threads: int = 1
+    progress: bool = True
 
 
 @dataclass
@@ -102,25 +130,26 @@ class OptimizeResult:
 
 def optimize(request: OptimizeRequest, retriever: Retriever | None, reader: Reader | None,
              say: Callable[[str], None] = print) -> OptimizeResult:
-    check_budget(request.trials, request.demos, request.demo_threshold)
-    check_cap(request.max_calls_per_question)
+    splits, place, stopping = request.splits, request.place, request.pruning
+    check_budget(request.trials, request.demos.teleprompter, request.demos.threshold)
+    check_cap(stopping.max_calls_per_question)
     if request.choose not in CHOICE_RULES:
         raise ValueError(f"unknown choice rule {request.choose!r}; use {' or '.join(CHOICE_RULES)}")
     start = time.perf_counter()
     space = search_space(request.method, list(request.grid) if request.grid else request.params, request.fixed,
-                         compiled_demos=request.demos != "none")
+                         compiled_demos=request.demos.teleprompter != "none")
     defaults = profile_defaults(space, request.profile, reader)
 
     def base(knobs: dict[str, Any]) -> dspy.Module:
-        return build_program(request.method, retriever, reader, request.train, profile=request.profile,
+        return build_program(request.method, retriever, reader, splits.train, profile=request.profile,
                              **{**request.fixed, **knobs})
 
     papers_program = base(defaults)
-    train_examples = unseen_by_demos(request.train.examples, papers_program, request.train_n) if request.train else []
+    train_examples = unseen_by_demos(splits.train.examples, papers_program, splits.train_n) if splits.train else []
     state = demos_state(request, papers_program, train_examples, say)
 
-    sources = demo_sources(state or papers_program.dump_state(), request.train.examples if request.train else [],
-                           [*request.dev, *request.test])
+    sources = demo_sources(state or papers_program.dump_state(), splits.train.examples if splits.train else [],
+                           [*splits.dev, *splits.test])
     refuse_held_out(sources)
 
     def build(knobs: dict[str, Any]) -> dspy.Module:
@@ -132,21 +161,21 @@ def optimize(request: OptimizeRequest, retriever: Retriever | None, reader: Read
     unknown = [name for name in request.objectives[1:] if name not in COST_OBJECTIVES]
     if unknown:
         raise ValueError(f"unknown cost objective {unknown}; use {', '.join(COST_OBJECTIVES)}")
-    study = open_study(request.study_name, request.storage, directions, seed=request.seed,
-                       heartbeat_s=request.heartbeat_s, grace_s=request.grace_s,
-                       prune_startup=request.prune_startup, pruner=request.pruner, grid=request.grid)
+    study = open_study(place.name, place.storage, directions, seed=request.seed,
+                       heartbeat_s=place.heartbeat_s, grace_s=place.grace_s,
+                       prune_startup=stopping.startup, pruner=stopping.pruner, grid=request.grid)
     if not request.grid:
         enqueue_paper_defaults(study, defaults)
-    objective = Objective(build, space, request.dev, request.metric, request.folder / "settings",
-                          objectives=request.objectives, threads=request.threads, slices=request.slices,
+    objective = Objective(build, space, splits.dev, request.metric, place.folder / "settings",
+                          objectives=request.objectives, threads=request.threads, slices=stopping.slices,
                           progress=request.progress, demos_key=state_fingerprint(state) if state else None,
-                          max_calls_per_question=request.max_calls_per_question, reference=defaults)
-    say(f"study {request.study_name}: {request.trials} trials over {', '.join(space)} on {len(request.dev)} dev "
-        f"questions ({request.storage})")
+                          max_calls_per_question=stopping.max_calls_per_question, reference=defaults)
+    say(f"study {place.name}: {request.trials} trials over {', '.join(space)} on {len(splits.dev)} dev "
+        f"questions ({place.storage})")
     settings = run_trials(study, objective, grid_points(request.grid) if request.grid else request.trials)
     capped = capped_trials(study)
     for stopped in capped:
-        say(f"trial {stopped['number']} stopped over the cap of {request.max_calls_per_question:g} LM calls a "
+        say(f"trial {stopped['number']} stopped over the cap of {stopping.max_calls_per_question:g} LM calls a "
             f"question ({stopped['calls']:.1f}): {stopped['params']}")
     if settings < request.trials:
         say(f"the search space gave {settings} distinct settings in {len(study.trials)} trials, short of "
@@ -154,9 +183,9 @@ def optimize(request: OptimizeRequest, retriever: Retriever | None, reader: Read
 
     multi = len(directions) > 1
     pruning = None
-    if request.unpruned_check and not multi:
+    if stopping.unpruned_check and not multi:
         say("finishing every pruned trial on all of dev, to see what pruning saved and changed ...")
-        pruning = check_pruning(study, request.dev, request.metric.name, lambda knobs: objective.log_for(knobs).rows,
+        pruning = check_pruning(study, splits.dev, request.metric.name, lambda knobs: objective.log_for(knobs).rows,
                                 objective.finish, maximize=request.metric.higher_is_better)
         say(pruning.line())
     pareto = [{"number": t.number, "params": t.params, "values": t.values} for t in study.best_trials] if multi else []
@@ -168,7 +197,8 @@ def optimize(request: OptimizeRequest, retriever: Retriever | None, reader: Read
                                          objective.log_for(best.params).rows, request.metric.name, settings,
                                          request.metric.higher_is_better)
         choice = {"rule": "guarded", "dev_best_trial": best.number, **guarded.to_dict()}
-        say(f"guarded choice: trial {best.number} leads trial {default_trial.number} (the {request.profile} profile) on "
+        say(f"guarded choice: trial {best.number} leads trial {default_trial.number} (the {request.profile} profile) "
+            "on "
             f"dev by {100 * guarded.diff:+.1f} "
             f"[{100 * guarded.low:+.1f}, {100 * guarded.high:+.1f}] at {100 * guarded.level:.1f}%; "
             + ("it is chosen" if guarded.takes_best else f"trial {default_trial.number} is kept"))
@@ -183,32 +213,34 @@ def optimize(request: OptimizeRequest, retriever: Retriever | None, reader: Read
     if default_trial:
         logs["dev_default"] = objective.log_for(default_trial.params).path
     if test_scores:
-        logs["test_best"] = request.folder / "test" / f"best-{best.number}.jsonl"
-        logs["test_default"] = request.folder / "test" / (f"default-{default_trial.number}.jsonl"
+        logs["test_best"] = place.folder / "test" / f"best-{best.number}.jsonl"
+        logs["test_default"] = place.folder / "test" / (f"default-{default_trial.number}.jsonl"
                                                           if default_trial and default_trial.number != best.number
                                                           else f"best-{best.number}.jsonl")
-    logs = {key: os.path.relpath(path, request.folder) for key, path in logs.items()}  # the folder moves whole
-    lm_calls, hits, answering = study_costs(request.folder)
+    logs = {key: os.path.relpath(path, place.folder) for key, path in logs.items()}  # the folder moves whole
+    lm_calls, hits, answering = study_costs(place.folder)
     program_dir = save_program(
-        request.folder / "program", program, request.method, knobs, metric=request.metric.name,
-        dataset=request.dev_name, dev_hash=split_hash(request.dev), dev_n=len(request.dev),
+        place.folder / "program", program, request.method, knobs, metric=request.metric.name,
+        dataset=splits.dev_name, dev_hash=split_hash(splits.dev), dev_n=len(splits.dev),
         train_hash=split_hash(train_examples) if train_examples else None, train_n=len(train_examples),
-        test_hash=split_hash(request.test) if request.test else None, demos=request.demos,
-        demo_threshold=request.demo_threshold if request.demos != "none" else None, seed=request.seed,
-        study=request.study_name, storage=request.storage, best_trial=best.number,
-        before=default_trial.values[0] if default_trial else None, after=best.values[0], test=test_scores, test_default=test_default,
+        test_hash=split_hash(splits.test) if splits.test else None, demos=request.demos.teleprompter,
+        demo_threshold=request.demos.threshold if request.demos.teleprompter != "none" else None, seed=request.seed,
+        study=place.name, storage=place.storage, best_trial=best.number,
+        before=default_trial.values[0] if default_trial else None, after=best.values[0], test=test_scores,
+        test_default=test_default,
         objectives=list(request.objectives), profile=request.profile, demo_sources=sources)
-    plots = save_plots(study, request.folder / "plots", request.metric.name,
+    plots = save_plots(study, place.folder / "plots", request.metric.name,
                        [request.metric.name, *request.objectives[1:]])
     front = cost_front(study)
     if front:
-        plots["cost_front"] = plot_cost_front(front, request.folder / "plots" / "cost-front.png", request.metric.name)
+        plots["cost_front"] = plot_cost_front(front, place.folder / "plots" / "cost-front.png", request.metric.name)
     result = OptimizeResult(knobs=knobs, best_value=best.values[0],
                             default_value=default_trial.values[0] if default_trial else None, pareto=pareto,
                             test_scores=test_scores, cache_hit_rate=hits / lm_calls if lm_calls else 0.0,
                             seconds=time.perf_counter() - start, program_dir=program_dir, plots=plots,
                             trials=len(study.trials), test_default_scores=test_default, calls_per_question=calls,
-                            answering_seconds=answering, settings=settings, pruning=pruning, cost_front=front, logs=logs,
+                            answering_seconds=answering, settings=settings, pruning=pruning, cost_front=front,
+                            logs=logs,
                             choice=choice, capped=capped)
     write_summary(request, result, best.number, default_trial.number if default_trial else None)
     return result
@@ -233,24 +265,27 @@ def demos_state(request: OptimizeRequest, papers_program: dspy.Module,
                 train_examples: list[dspy.Example], say: Callable[[str], None]) -> dict[str, Any]:
     """The DSPy state (demos, instructions) every trial gets: compiled once on train with the papers'
     knobs, or read back from the study folder when an earlier run compiled it; empty for ``none``."""
-    if request.demos == "none":
+    place = request.place
+    if request.demos.teleprompter == "none":
         return {}
     if not train_examples:
         raise ValueError("demonstrations need a train split")
 
     def compile_state() -> dict[str, Any]:
-        say(f"compiling demonstrations with {request.demos} on {len(train_examples)} training questions ...")
-        compiled = compile_demos(request.demos, papers_program, train_examples, request.metric, seed=request.seed,
-                                 threads=request.threads, threshold=request.demo_threshold)
-        if request.demos in ("bootstrap", "mipro") and not bootstrapped_demos(compiled):
-            say(f"no training trace reached the demonstration threshold {request.demo_threshold}: every predictor "
+        say(f"compiling demonstrations with {request.demos.teleprompter} on {len(train_examples)} training "
+            "questions ...")
+        compiled = compile_demos(request.demos.teleprompter, papers_program, train_examples, request.metric,
+                                 seed=request.seed,
+                                 threads=request.threads, threshold=request.demos.threshold)
+        if request.demos.teleprompter in ("bootstrap", "mipro") and not bootstrapped_demos(compiled):
+            say(f"no training trace reached the demonstration threshold {request.demos.threshold}: every predictor "
                 "keeps the demonstrations it was built with (lower --demo-threshold to keep partly right traces)")
         return compiled.dump_state()
 
-    provenance = {"method": request.method, "demos": request.demos, "train": split_hash(train_examples),
+    provenance = {"method": request.method, "demos": request.demos.teleprompter, "train": split_hash(train_examples),
                   "train_n": len(train_examples), "metric": request.metric.name, "seed": request.seed,
-                  "fixed": request.fixed, "demo_threshold": request.demo_threshold}
-    return load_or_compile(request.folder, provenance, compile_state, say=say)
+                  "fixed": request.fixed, "demo_threshold": request.demos.threshold}
+    return load_or_compile(place.folder, provenance, compile_state, say=say)
 
 
 def score_on_test(request: OptimizeRequest, build: Callable[[dict[str, Any]], dspy.Module],
@@ -259,17 +294,18 @@ def score_on_test(request: OptimizeRequest, build: Callable[[dict[str, Any]], ds
     """Test scores of the best setting and of the papers' setting (the same when the papers' won);
     their LM calls per question go into ``calls``. Each run is a JSONL in ``test/``, so a killed
     scoring resumes where it stopped."""
-    if not request.test:
+    splits, place = request.splits, request.place
+    if not splits.test:
         return {}, {}
 
     def score(trial: optuna.trial.FrozenTrial, name: str) -> tuple[dict[str, float], float]:
         knobs = {**request.fixed, **trial.params}
-        report = evaluate(build(trial.params), request.test, [request.metric],
-                          RunLog(request.folder / "test" / f"{name}-{trial.number}.jsonl", {"knobs": knobs}),
+        report = evaluate(build(trial.params), splits.test, [request.metric],
+                          RunLog(place.folder / "test" / f"{name}-{trial.number}.jsonl", {"knobs": knobs}),
                           threads=request.threads, progress=request.progress)
         return report.metrics, report.cost["lm_calls"]
 
-    say(f"scoring the best setting (trial {best.number}) on {len(request.test)} test questions ...")
+    say(f"scoring the best setting (trial {best.number}) on {len(splits.test)} test questions ...")
     test_best, calls["test_best"] = score(best, "best")
     test_default: dict[str, float] = {}
     if default_trial and default_trial.number != best.number:
@@ -305,15 +341,16 @@ def write_summary(request: OptimizeRequest, result: OptimizeResult, best: int, d
     """``summary.json`` in the study folder: the figures a results table needs, with the wall time of
     every invocation that finished (a study resumed across sessions adds up) and the answering time,
     the per-question seconds kept in the study's files, which also counts runs killed before the end."""
-    sessions = request.folder / "invocations.jsonl"
+    splits, place, pruning = request.splits, request.place, request.pruning
+    sessions = place.folder / "invocations.jsonl"
     with sessions.open("a", encoding="utf-8") as handle:
         handle.write(json.dumps({"seconds": round(result.seconds, 1), "trials_after": result.trials}) + "\n")
     result.total_seconds = sum(json.loads(line)["seconds"] for line in sessions.read_text().splitlines() if line)
-    result.summary_path = request.folder / "summary.json"
+    result.summary_path = place.folder / "summary.json"
     result.summary_path.write_text(json.dumps({
-        "method": request.method, "dataset": request.dev_name, "dev_n": len(request.dev), "test_n": len(request.test),
-        "metric": request.metric.name, "demos": request.demos, "objectives": list(request.objectives),
-        "fixed": request.fixed, "study": request.study_name, "trials": result.trials,
+        "method": request.method, "dataset": splits.dev_name, "dev_n": len(splits.dev), "test_n": len(splits.test),
+        "metric": request.metric.name, "demos": request.demos.teleprompter, "objectives": list(request.objectives),
+        "fixed": request.fixed, "study": place.name, "trials": result.trials,
         "settings": result.settings,
         "default_trial": default, "best_trial": best, "best_knobs": result.knobs,
         "dev": {"default": result.default_value, "best": result.best_value},
@@ -323,11 +360,11 @@ def write_summary(request: OptimizeRequest, result: OptimizeResult, best: int, d
         "seconds_this_run": result.seconds, "seconds_all_runs": result.total_seconds,
         "seconds_answering": round(result.answering_seconds, 1),
         **({"pareto": result.pareto} if result.pareto else {}),  # multi-objective; one metric has the cost front
-        "questions_answered": questions_answered(request.folder), "pruner": request.pruner,
+        "questions_answered": questions_answered(place.folder), "pruner": pruning.pruner,
         "cost_front": [p for p in result.cost_front if p["front"]], "logs": result.logs,
         "pruning": result.pruning.to_dict() if result.pruning else None, "choice": result.choice,
-        **({"call_cap": {"max_calls_per_question": request.max_calls_per_question, "stopped": result.capped}}
-           if request.max_calls_per_question is not None else {}),
+        **({"call_cap": {"max_calls_per_question": pruning.max_calls_per_question, "stopped": result.capped}}
+           if pruning.max_calls_per_question is not None else {}),
     }, indent=2, default=str))
 
 

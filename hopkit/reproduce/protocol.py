@@ -105,7 +105,8 @@ def demonstration_sample(train: Dataset | None, prompt_set: int) -> Dataset | No
 
 def _tune(request: ReproduceRequest, grid: dict[str, list[Any]], train: Dataset | None, tune: list, tune_name: str,
           retriever: Any, reader: Any, prompt_set: int, say: Callable[[str], None]):
-    from hopkit.optimize.runner import OptimizeRequest, grid_points, optimize
+    from hopkit.optimize.runner import (DemoSettings, OptimizeRequest, PruningSettings, Splits, StudyPlace,
+                                        grid_points, optimize)
     from hopkit.optimize.study import sqlite_url
 
     folder = request.folder / f"tune-{prompt_set}"
@@ -115,10 +116,10 @@ def _tune(request: ReproduceRequest, grid: dict[str, list[Any]], train: Dataset 
     say(f"prompt set {prompt_set}: tuning {', '.join(f'{k} in {v}' for k, v in grid.items())} "
         f"({grid_points(grid)} settings) on {len(tune)} tune questions ...")
     result = optimize(OptimizeRequest(
-        method=request.method, metric=metric, train=train, dev=tune, dev_name=tune_name, folder=folder,
-        storage=sqlite_url(folder / "study.db"), study_name=f"reproduce-{request.method}-{prompt_set}",
-        trials=grid_points(grid), demos="none", profile=PROFILE, grid=grid, pruner=request.pruner,
-        threads=request.threads, progress=request.progress), retriever, reader, say=say)
+        method=request.method, metric=metric, splits=Splits(train, tune, tune_name),
+        place=StudyPlace(folder, sqlite_url(folder / "study.db"), f"reproduce-{request.method}-{prompt_set}"),
+        trials=grid_points(grid), demos=DemoSettings("none"), pruning=PruningSettings(request.pruner),
+        profile=PROFILE, grid=grid, threads=request.threads, progress=request.progress), retriever, reader, say=say)
     settings = {json.dumps(point["params"], sort_keys=True): point["metric"] for point in result.cost_front}
     say(f"chosen on tune: {result.knobs} ({request.metric} {100 * result.best_value:.1f})")
     return result.knobs, result.best_value, settings
