@@ -21,7 +21,8 @@ import json
 import tomllib
 from dataclasses import asdict, dataclass, field, fields, replace
 from pathlib import Path
-from typing import Any
+from types import UnionType
+from typing import Any, Union, get_args, get_origin, get_type_hints
 
 from hopkit.errors import InputError, MissingArtifactError, UnknownNameError
 from hopkit.lm.factory import DEFAULT_LM, LMSpec
@@ -88,14 +89,21 @@ class RunSpec:
 
 
 FIELDS = {f.name: f for f in fields(RunSpec)}
-# what each field takes, for the one-line error a wrong type gets
-TYPES: dict[str, tuple[type, ...]] = {
-    "method": (str,), "dataset": (str,), "questions": (str, type(None)), "n": (int, type(None)),
-    "profile": (str,), "knobs": (dict,), "demos_from": (str,), "program": (str, type(None)), "task": (str, type(None)),
-    "metrics": (list, tuple, type(None)), "retriever": (str,), "index": (str, type(None)), "plaid": (str, type(None)),
-    "reader": (str,), "lm": (str,), "api_base": (str, type(None)), "max_tokens": (int,), "lm_timeout": (int, float),
-    "cache": (bool,), "threads": (int,), "out": (str, type(None)),
-}
+
+
+def _accepted(hint: Any) -> tuple[type, ...]:
+    """The Python types a field's annotation accepts from TOML or JSON: a float also takes an integer, and a tuple
+    a list (TOML has no tuples)."""
+    kinds: list[type] = []
+    for part in get_args(hint) if get_origin(hint) in (Union, UnionType) else (hint,):
+        kind = get_origin(part) or part
+        kinds.append(type(None) if part is None else kind)
+        kinds += {float: [int], tuple: [list]}.get(kind, [])
+    return tuple(dict.fromkeys(kinds))
+
+
+# what each field takes, for the one-line error a wrong type gets (read from RunSpec's annotations)
+TYPES: dict[str, tuple[type, ...]] = {name: _accepted(hint) for name, hint in get_type_hints(RunSpec).items()}
 
 
 def from_mapping(data: dict[str, Any], source: str, base: RunSpec | None = None) -> RunSpec:
