@@ -20,7 +20,7 @@ from __future__ import annotations
 import contextvars
 import threading
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any, Literal
+from typing import Any
 
 import dspy
 from dspy.utils.exceptions import AdapterParseError
@@ -45,9 +45,6 @@ from hopkit.programs.tree_of_reviews.review import ACCEPT, REJECT, SEARCH, Revie
 from hopkit.programs.tree_of_reviews.tree import PRUNED_REPETITIVE, SKIPPED_BUDGET, Evidence, ReviewNode, SearchState
 from hopkit.retrieval.protocol import Retriever
 from hopkit.signatures.tree_of_reviews import CompleteMissingParagraph, WriteSearchQuery
-
-Expansion = Literal["direct", "cot", "mpc"]
-
 
 def never_spent(steps: int) -> bool:
     """The paper's search: no LM-call budget."""
