@@ -18,8 +18,8 @@ from hopkit.retrieval.counting import CountingRetriever
 def add_lm_flags(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--lm", default=DEFAULT_LM, help="local:<qwen1.5b|qwen0.5b|file.gguf> or provider/model")
     parser.add_argument("--api-base", default=None, help="OpenAI-compatible server, e.g. http://127.0.0.1:8000/v1")
-    parser.add_argument("--api-key", default=None)
-    parser.add_argument("--max-tokens", type=int, default=512)
+    parser.add_argument("--api-key", default=None, help="the LM server's key")
+    parser.add_argument("--max-tokens", type=int, default=512, help="most tokens one LM call writes")
     parser.add_argument("--no-cache", action="store_true", help="do not reuse cached LM answers")
     parser.add_argument("--lm-timeout", type=float, default=120.0,
                         help="seconds an LM server may take for one call before the call fails (recorded, retried on rerun)")

@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 from hopkit.cli.environment import apply_defaults
-from hopkit.cli.study_file import FileSetting
+from hopkit.cli.study_file import FileSetting, flags_as_file_settings
 from hopkit.optimize.guarded_choice import CHOICE_RULES
 from hopkit.retrieval.colbert.torch_kmeans import KMEANS_BACKENDS
 
@@ -16,7 +16,7 @@ from hopkit.retrieval.colbert.torch_kmeans import KMEANS_BACKENDS
 # the study's main concerns: the splits' sizes, the study's storage and seed, the pruner, the choice rule, and the
 # run's components other than the LM (the keys of the flags ``hopkit eval`` has for them)
 def optimize_file_settings() -> tuple[FileSetting, ...]:
-    from hopkit.evaluation.retriever_choice import AUTO
+    from hopkit.cli.components import add_lm_flags, add_retrieval_flags
 
     return (
         FileSetting("n_train", int, 20, "training questions the teleprompter may use"),
@@ -36,15 +36,8 @@ def optimize_file_settings() -> tuple[FileSetting, ...]:
         FileSetting("storage", str, None, "optuna storage URL (default: SQLite in the study folder)"),
         FileSetting("study", str, None, "study name (default from method, dataset, metric, demos and LM)"),
         FileSetting("quiet", bool, False, "no progress bars"),
-        FileSetting("api_base", str, None, "an OpenAI-compatible server for the LM"),
-        FileSetting("api_key", str, None, "its key"),
-        FileSetting("max_tokens", int, 512, "most tokens an LM call writes"),
-        FileSetting("no_cache", bool, False, "do not reuse cached LM answers"),
-        FileSetting("lm_timeout", float, 120.0, "seconds an LM server may take for one call"),
-        FileSetting("retriever", str, AUTO, "auto | bm25 | colbert | hybrid | remote:URL"),
-        FileSetting("index", Path, None, "index folder (default: the dataset's)"),
-        FileSetting("plaid", str, None, "ColBERT search settings: ncells=N,centroid_score_threshold=X,ndocs=N"),
-        FileSetting("reader", str, "lm", "lm | lm:span | extractive:<model>"),
+        *flags_as_file_settings(add_lm_flags, leave_out=("lm",)),  # --lm stays a flag
+        *flags_as_file_settings(add_retrieval_flags, leave_out=("demos_from",)),  # the train split gives the demos
     )
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import argparse
 import tomllib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -31,6 +31,17 @@ class FileSetting:
     def line(self) -> str:
         values = " | ".join(map(str, self.choices)) if self.choices else self.type.__name__
         return f"{self.name} ({values}, default {self.default}): {self.help}"
+
+
+def flags_as_file_settings(add_flags: Callable[[argparse.ArgumentParser], None],
+                           leave_out: Sequence[str] = ()) -> tuple[FileSetting, ...]:
+    """The flags a shared adder (``add_lm_flags``, ``add_retrieval_flags``) declares, as file settings with the same
+    names, types, defaults and help, for a verb that takes them from its study file instead."""
+    parser = argparse.ArgumentParser(add_help=False)
+    add_flags(parser)
+    return tuple(FileSetting(action.dest, bool if action.nargs == 0 else (action.type or str), action.default,
+                             action.help or "", tuple(action.choices or ()))
+                 for action in parser._actions if action.dest not in leave_out)
 
 
 def add_study_file_flag(parser: argparse.ArgumentParser, file_settings: Sequence[FileSetting] = ()) -> None:
