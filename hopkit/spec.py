@@ -69,9 +69,11 @@ class RunSpec:
         from hopkit.knobs import check_profile
         from hopkit.programs.registry import check_knobs, get_method
 
+        for name in self.metrics or ():
+            get_metric(name)
         get_method(self.method)
-        check_profile(self.profile)
         knobs = check_knobs(self.method, dict(self.knobs))
+        check_profile(self.profile)
         kind = self.dataset.partition(":")[0]
         if kind not in KINDS:
             raise UnknownNameError("dataset", kind, KINDS)
@@ -81,8 +83,9 @@ class RunSpec:
                 raise InputError(f"--questions expects A-B with 1 <= A <= B (e.g. 51-80), got {self.questions!r}")
         if self.n is not None and self.n < 1:
             raise InputError("--n must be at least 1")
-        for name in self.metrics or ():
-            get_metric(name)
+        if self.program is not None and (self.knobs or self.profile != "hopkit"):
+            raise InputError("--set and --profile cannot change a saved program's knobs (it records its own); "
+                             "optimize again, or drop --program")
         if self.threads < 1 or self.max_tokens < 1:
             raise InputError("threads and max_tokens must be at least 1")
         return replace(self, knobs=knobs)

@@ -140,24 +140,6 @@ def apply_task(program: dspy.Module, task: str | Task) -> dspy.Module:
     return program if task.name == DEFAULT_TASK else TaskProgram(program, task)
 
 
-def task_knobs(method: str, task: Task, knobs: dict) -> dict:
-    """The task's knob defaults for a method, under the user's: SearChain verifies long-form answers
-    by ROUGE-L against alpha (its answer_form), a long-form answer is never cut to yes or no, and only the default
-    task's answers are cut to (or picked by date among) the two named options (a fact-check claim "A or B ..." is
-    answered with a label)."""
-    from hopkit.knobs import KNOBS
-    from hopkit.programs.registry import get_method
-
-    declared = KNOBS.get(get_method(method).knob_group or "", {})
-    defaults: dict = {}
-    if task.answer_form != "short":
-        defaults.update({name: value for name, value in (("answer_form", task.answer_form), ("yes_no_check", False))
-                         if name in declared})
-    if task.name != DEFAULT_TASK:  # a claim "A or B ..." has a label, not an option
-        defaults.update({name: False for name in ("option_check", "date_comparison") if name in declared})
-    return {**defaults, **knobs}
-
-
 def task_metrics(task: Task, examples: list) -> list[str]:
     """The task's metrics; recall@15 only where the examples mark gold paragraphs (KILT rows do not)."""
     has_gold = any(getattr(example, "gold_pids", None) for example in examples)

@@ -54,10 +54,10 @@ def test_no_knob_shadows_a_parameter_of_build_program():
 
 
 def test_the_papers_setting_is_enqueued_again_when_its_trial_raised(tmp_path):
-    from hopkit.optimize.study import enqueue_paper_defaults, paper_default_trial
+    from hopkit.optimize.study import enqueue_paper_trial, find_paper_trial
 
     study = open_study("s", f"sqlite:///{tmp_path / 'study.db'}", ["maximize"])
-    enqueue_paper_defaults(study, {"k": 8})
+    enqueue_paper_trial(study, {"k": 8})
 
     def broken(trial):
         trial.suggest_int("k", 1, 15)
@@ -65,10 +65,10 @@ def test_the_papers_setting_is_enqueued_again_when_its_trial_raised(tmp_path):
 
     with pytest.raises(RuntimeError):
         study.optimize(broken, n_trials=1)
-    enqueue_paper_defaults(study, {"k": 8})
-    enqueue_paper_defaults(study, {"k": 8})  # once is enough
+    enqueue_paper_trial(study, {"k": 8})
+    enqueue_paper_trial(study, {"k": 8})  # once is enough
     study.optimize(lambda trial: float(trial.suggest_int("k", 1, 15)), n_trials=1)
-    assert paper_default_trial(study).number == 1 and paper_default_trial(study).params == {"k": 8}
+    assert find_paper_trial(study).number == 1 and find_paper_trial(study).params == {"k": 8}
     assert len(study.trials) == 2
 
 
@@ -145,8 +145,7 @@ def test_paper_defaults_are_trial_0_and_the_saved_program_predicts_identically(t
     again = loaded(question="Question 1?")
     configure()
     from hopkit.programs.registry import build_program
-    from hopkit.optimize.demos import apply_state
-    direct = apply_state(build_program("oner", TableRetriever(), None, **result.knobs), state)(question="Question 1?")
+    direct = build_program("oner", TableRetriever(), None, state=state, **result.knobs)(question="Question 1?")
     assert again.answer == direct.answer == "Morn" and again.retrieved == direct.retrieved
 
 

@@ -44,11 +44,11 @@ def _settings(trials):
 
 def test_two_workers_one_killed_then_resumed_lose_no_trial_and_match_sqlite(postgres, tmp_path):
     from hopkit.optimize.search_space import profile_defaults, search_space
-    from hopkit.optimize.study import enqueue_paper_defaults, open_study
+    from hopkit.optimize.study import enqueue_paper_trial, open_study
 
     # the study exists, with the papers' setting queued, before the workers start (as when a second worker
     # joins a running study); the workers share one folder, so a setting's finished questions are never redone
-    enqueue_paper_defaults(open_study("shared", postgres, ["maximize"]), profile_defaults(search_space("oner")))
+    enqueue_paper_trial(open_study("shared", postgres, ["maximize"]), profile_defaults(search_space("oner")))
     folder = tmp_path / "study"
     first, second = _worker(folder, postgres, TRIALS, 0.3), _worker(folder, postgres, TRIALS, 0.3)
     deadline = time.time() + 180

@@ -73,6 +73,8 @@ def test_a_bad_spec_is_one_line(tmp_path, capsys):
         from_toml(tmp_path / "missing.toml")
     with pytest.raises(InputError, match="has no knob 'kk'"):
         RunSpec(method="oner", knobs={"kk": 1}).checked()
+    with pytest.raises(InputError, match="cannot change a saved program's knobs"):
+        RunSpec(program=str(tmp_path), knobs={"k": 3}).checked()
     assert main(["eval", "--config", str(wrong)]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and err[0].startswith("hopkit: error:") and "it takes int or none" in err[0]

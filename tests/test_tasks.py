@@ -9,8 +9,8 @@ from hopkit.data.registry import load_dataset_spec
 from hopkit.evaluation.metrics import get_metric
 from hopkit.lm.accounted import AccountedLM
 from hopkit.programs.baselines import OneR
-from hopkit.programs.registry import build_program
-from hopkit.tasks import TaskProgram, apply_task, get_task, task_knobs, task_metrics
+from hopkit.programs.registry import build_program, task_knobs
+from hopkit.tasks import TaskProgram, apply_task, get_task, task_metrics
 from hopkit.text.labels import claim_label, yes_no
 from scripted_engine import FieldEchoEngine, ScriptedEngine
 

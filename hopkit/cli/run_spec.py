@@ -40,10 +40,10 @@ def spec_from_flags(args: argparse.Namespace) -> RunSpec:
 
 def eval_spec(args: argparse.Namespace, defaults: argparse.Namespace) -> RunSpec:
     """The run ``hopkit eval`` was asked for: ``--config`` or ``--like`` as the base, then each flag the user gave
-    (one whose value differs from its default) on top; checked before anything loads."""
+    (one whose value differs from its default) on top. ``hopkit.run.run_eval`` checks it before anything loads."""
     flags = spec_from_flags(args)
     if args.config is None and args.like is None:
-        return flags.checked()
+        return flags
     if args.config is not None and args.like is not None:
         from hopkit.errors import InputError
 
@@ -54,7 +54,7 @@ def eval_spec(args: argparse.Namespace, defaults: argparse.Namespace) -> RunSpec
                              if getattr(flags, name) != getattr(unset, name)}
     if flags.knobs:
         given["knobs"] = flags.knobs
-    return override(base, given).checked()
+    return override(base, given)
 
 
 def add_spec_flags(parser: argparse.ArgumentParser) -> None:

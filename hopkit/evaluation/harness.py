@@ -60,14 +60,15 @@ def evaluate(program: Callable[..., dspy.Prediction], examples: Sequence[dspy.Ex
     (``RunLog.writing``): another process writing it is an error, or with ``wait_for_writer`` a wait, after which
     its rows count."""
     wanted = {ex.qid for ex in examples}
-    if not wanted - log.done_qids():  # nothing to answer: read, with no writer's lock
-        return summarize([r for r in log.rows if r["qid"] in wanted], metrics, log.path)
-    with log.writing(wait=wait_for_writer):
-        return _evaluate(program, examples, metrics, log, threads, progress)
+    if wanted - log.done_qids():  # else nothing to answer: read, with no writer's lock
+        with log.writing(wait=wait_for_writer):
+            _answer_pending(program, examples, metrics, log, threads, progress)
+    return summarize([r for r in log.rows if r["qid"] in wanted], metrics, log.path)
 
 
-def _evaluate(program: Callable[..., dspy.Prediction], examples: Sequence[dspy.Example], metrics: Sequence[Metric],
-              log: RunLog, threads: int, progress: bool) -> EvalReport:
+def _answer_pending(program: Callable[..., dspy.Prediction], examples: Sequence[dspy.Example],
+                    metrics: Sequence[Metric], log: RunLog, threads: int, progress: bool) -> None:
+    """Each example the log has not answered, at most ``threads`` at a time, appended as it finishes."""
     done = log.done_qids()
     pending = [ex for ex in examples if ex.qid not in done]
     wanted = {ex.qid for ex in examples}
@@ -104,17 +105,17 @@ def _evaluate(program: Callable[..., dspy.Prediction], examples: Sequence[dspy.E
     finally:
         bar.close()
     pool.shutdown()
-    return summarize([r for r in log.rows if r["qid"] in wanted], metrics, log.path)
 
 
 def summarize(rows: list[dict], metrics: Sequence[Metric], path: Path | None = None) -> EvalReport:
     n = len(rows)
     mean = lambda values: sum(values) / n if n else 0.0  # noqa: E731
     scores = {m.name: mean([r["metrics"][m.name] for r in rows]) for m in metrics}
+    stats = trace_stats(rows)
     costs = [{**r["cost"], **computed_cost(r["cost"])} for r in rows]  # tokens and seconds as computed
     cost = {name: mean([c.get(name, 0) for c in costs]) for name in (*COST_FIELDS, "uncosted_hits", "truncated")}
     errors = Counter(r["error"]["type"] for r in rows if r.get("error"))
-    return EvalReport(n=n, metrics=scores, cost=cost, errors=errors, path=path, stats=trace_stats(rows))
+    return EvalReport(n=n, metrics=scores, cost=cost, errors=errors, path=path, stats=stats)
 
 
 def trace_stats(rows: list[dict]) -> dict[str, float]:

@@ -112,30 +112,27 @@ def open_dataset_retriever(backend: str, index: Path | None, plaid: str | None,
         backend, choice = _choose_backend(index, dataset)
     retriever = open_retriever(backend, lambda name: default_index_path(dataset.corpus_name, name),
                                index, parse_plaid(plaid))
-    corpus = getattr(retriever, "corpus", None)
+    counted, corpus = CountingRetriever(retriever), getattr(retriever, "corpus", None)
     if (dataset is not None and dataset.corpus is not None and corpus is not None
             and corpus.fingerprint() != dataset.corpus.fingerprint()):
         raise InputError(f"the {backend} index was built over another corpus than {dataset.name}'s; "
                          f"rebuild it with `hopkit index --backend {backend} --dataset {dataset.name}`")
-    return CountingRetriever(retriever), backend, choice
-
+    return counted, backend, choice
 
 
 def _choose_backend(index: Path | None, dataset: Dataset | None) -> tuple[str, str | None]:
     """``--retriever auto`` (the default): the backend of the index ``--index`` names; else BM25 unless the
     dataset's ColBERT index has the higher question recall (measured only when that index exists; the measurement
     is printed and kept for the run's metadata)."""
-    from hopkit.evaluation.retriever_choice import choose_retriever
     from hopkit.retrieval.loading import index_backend, load_index
 
-    if index is not None:
-        return index_backend(index), None
-    if dataset is None:
+    if index is None and dataset is None:
         raise InputError("give --index or --dataset")
-    choice = choose_retriever(dataset.examples, lambda backend: default_index_path(dataset.corpus_name, backend),
-                              load_index)
-    if not choice.recalls:
-        return choice.backend, None
-    print(f"retriever: {choice.summary()}", file=sys.stderr)  # a measurement was made: say so
-    return choice.backend, choice.summary()
-
+    if index is None:
+        choice = choose_retriever(dataset.examples, lambda backend: default_index_path(dataset.corpus_name, backend),
+                                  load_index)
+        if not choice.recalls:
+            return choice.backend, None
+        print(f"retriever: {choice.summary()}", file=sys.stderr)  # a measurement was made: say so
+        return choice.backend, choice.summary()
+    return index_backend(index), None

@@ -158,18 +158,3 @@ def drop_incomplete_demos(compiled: dspy.Module, original: dspy.Module) -> dspy.
         complete = [demo for demo in predictor.demos if all(demo.get(field) is not None for field in outputs)]
         predictor.demos = complete or list(own[name].demos)
     return compiled
-
-
-def apply_state(program: dspy.Module, state: dict[str, Any]) -> dspy.Module:
-    """Load tuned demos and instructions into a program built with other knobs. A predictor whose
-    fields differ from the saved one's (a knob switched its signature) keeps its own."""
-    for name, predictor in program.named_predictors():
-        saved = state.get(name)
-        if not saved:
-            continue
-        theirs = [f.get("prefix", "") for f in saved.get("signature", {}).get("fields", [])]
-        mine = [f.json_schema_extra.get("prefix", "") for f in predictor.signature.fields.values()]
-        if theirs and theirs != mine:
-            continue
-        predictor.load_state(saved)
-    return program

@@ -23,7 +23,7 @@ from hopkit.data.examples import Dataset
 from hopkit.evaluation.harness import evaluate
 from hopkit.evaluation.metrics import Metric
 from hopkit.evaluation.run_log import RunLog
-from hopkit.optimize.demos import apply_state, bootstrapped_demos, check_demo_threshold, compile_demos, unseen_by_demos
+from hopkit.optimize.demos import bootstrapped_demos, check_demo_threshold, compile_demos, unseen_by_demos
 from hopkit.optimize.objective import capped_trials, check_cap
 from hopkit.optimize.summary import cost_front, plot_cost_front
 from hopkit.optimize.demos import demo_sources, refuse_held_out
@@ -34,7 +34,7 @@ from hopkit.optimize.summary import save_plots
 from hopkit.optimize.pruning import PruningReport, check_pruning
 from hopkit.optimize.saved import save_program, split_hash
 from hopkit.optimize.search_space import profile_defaults, search_space
-from hopkit.optimize.study import enqueue_paper_defaults, open_study, paper_default_trial, run_trials
+from hopkit.optimize.study import enqueue_paper_trial, open_study, find_paper_trial, run_trials
 from hopkit.programs.registry import build_program
 from hopkit.reader.protocol import Reader
 from hopkit.retrieval.protocol import Retriever
@@ -140,8 +140,8 @@ def optimize(request: OptimizeRequest, retriever: Retriever | None, reader: Read
                          compiled_demos=request.demos.teleprompter != "none")
     defaults = profile_defaults(space, request.profile, reader)
 
-    def base(knobs: dict[str, Any]) -> dspy.Module:
-        return build_program(request.method, retriever, reader, splits.train, profile=request.profile,
+    def base(knobs: dict[str, Any], state: dict[str, Any] | None = None) -> dspy.Module:
+        return build_program(request.method, retriever, reader, splits.train, profile=request.profile, state=state,
                              **{**request.fixed, **knobs})
 
     papers_program = base(defaults)
@@ -153,8 +153,7 @@ def optimize(request: OptimizeRequest, retriever: Retriever | None, reader: Read
     refuse_held_out(sources)
 
     def build(knobs: dict[str, Any]) -> dspy.Module:
-        program = base(knobs)
-        return apply_state(program, state) if state else program
+        return base(knobs, state)
 
     directions = ["maximize" if request.metric.higher_is_better else "minimize"]
     directions += ["minimize" for name in request.objectives[1:]]
@@ -165,7 +164,7 @@ def optimize(request: OptimizeRequest, retriever: Retriever | None, reader: Read
                        heartbeat_s=place.heartbeat_s, grace_s=place.grace_s,
                        prune_startup=stopping.startup, pruner=stopping.pruner, grid=request.grid)
     if not request.grid:
-        enqueue_paper_defaults(study, defaults)
+        enqueue_paper_trial(study, defaults)
     objective = Objective(build, space, splits.dev, request.metric, place.folder / "settings",
                           objectives=request.objectives, threads=request.threads, slices=stopping.slices,
                           progress=request.progress, demos_key=state_fingerprint(state) if state else None,
@@ -190,32 +189,32 @@ def optimize(request: OptimizeRequest, retriever: Retriever | None, reader: Read
         say(pruning.line())
     pareto = [{"number": t.number, "params": t.params, "values": t.values} for t in study.best_trials] if multi else []
     best = max(study.best_trials, key=lambda t: t.values[0]) if multi else study.best_trial
-    default_trial = paper_default_trial(study)
+    paper_trial = find_paper_trial(study)
     choice = None
-    if request.choose == "guarded" and default_trial and not multi and default_trial.number != best.number:
-        guarded = guarded_choice_of_rows(objective.log_for(default_trial.params).rows,
+    if request.choose == "guarded" and paper_trial and not multi and paper_trial.number != best.number:
+        guarded = guarded_choice_of_rows(objective.log_for(paper_trial.params).rows,
                                          objective.log_for(best.params).rows, request.metric.name, settings,
                                          request.metric.higher_is_better)
         choice = {"rule": "guarded", "dev_best_trial": best.number, **guarded.to_dict()}
-        say(f"guarded choice: trial {best.number} leads trial {default_trial.number} (the {request.profile} profile) "
+        say(f"guarded choice: trial {best.number} leads trial {paper_trial.number} (the {request.profile} profile) "
             "on "
             f"dev by {100 * guarded.diff:+.1f} "
             f"[{100 * guarded.low:+.1f}, {100 * guarded.high:+.1f}] at {100 * guarded.level:.1f}%; "
-            + ("it is chosen" if guarded.takes_best else f"trial {default_trial.number} is kept"))
-        best = best if guarded.takes_best else default_trial
+            + ("it is chosen" if guarded.takes_best else f"trial {paper_trial.number} is kept"))
+        best = best if guarded.takes_best else paper_trial
     knobs = {**request.fixed, **best.params}
     program = build(best.params)
     calls = {"dev_best": best.user_attrs.get("lm_calls_per_q", 0.0)}
-    if default_trial:
-        calls["dev_default"] = default_trial.user_attrs.get("lm_calls_per_q", 0.0)
-    test_scores, test_default = score_on_test(request, build, best, default_trial, calls, say)
+    if paper_trial:
+        calls["dev_default"] = paper_trial.user_attrs.get("lm_calls_per_q", 0.0)
+    test_scores, test_paper = score_on_test(request, build, best, paper_trial, calls, say)
     logs = {"dev_best": objective.log_for(best.params).path}
-    if default_trial:
-        logs["dev_default"] = objective.log_for(default_trial.params).path
+    if paper_trial:
+        logs["dev_default"] = objective.log_for(paper_trial.params).path
     if test_scores:
         logs["test_best"] = place.folder / "test" / f"best-{best.number}.jsonl"
-        logs["test_default"] = place.folder / "test" / (f"default-{default_trial.number}.jsonl"
-                                                          if default_trial and default_trial.number != best.number
+        logs["test_default"] = place.folder / "test" / (f"default-{paper_trial.number}.jsonl"
+                                                          if paper_trial and paper_trial.number != best.number
                                                           else f"best-{best.number}.jsonl")
     logs = {key: os.path.relpath(path, place.folder) for key, path in logs.items()}  # the folder moves whole
     lm_calls, hits, answering = study_costs(place.folder)
@@ -226,8 +225,8 @@ def optimize(request: OptimizeRequest, retriever: Retriever | None, reader: Read
         test_hash=split_hash(splits.test) if splits.test else None, demos=request.demos.teleprompter,
         demo_threshold=request.demos.threshold if request.demos.teleprompter != "none" else None, seed=request.seed,
         study=place.name, storage=place.storage, best_trial=best.number,
-        before=default_trial.values[0] if default_trial else None, after=best.values[0], test=test_scores,
-        test_default=test_default,
+        before=paper_trial.values[0] if paper_trial else None, after=best.values[0], test=test_scores,
+        test_paper=test_paper,
         objectives=list(request.objectives), profile=request.profile, demo_sources=sources)
     plots = save_plots(study, place.folder / "plots", request.metric.name,
                        [request.metric.name, *request.objectives[1:]])
@@ -235,14 +234,14 @@ def optimize(request: OptimizeRequest, retriever: Retriever | None, reader: Read
     if front:
         plots["cost_front"] = plot_cost_front(front, place.folder / "plots" / "cost-front.png", request.metric.name)
     result = OptimizeResult(knobs=knobs, best_value=best.values[0],
-                            default_value=default_trial.values[0] if default_trial else None, pareto=pareto,
+                            default_value=paper_trial.values[0] if paper_trial else None, pareto=pareto,
                             test_scores=test_scores, cache_hit_rate=hits / lm_calls if lm_calls else 0.0,
                             seconds=time.perf_counter() - start, program_dir=program_dir, plots=plots,
-                            trials=len(study.trials), test_default_scores=test_default, calls_per_question=calls,
+                            trials=len(study.trials), test_default_scores=test_paper, calls_per_question=calls,
                             answering_seconds=answering, settings=settings, pruning=pruning, cost_front=front,
                             logs=logs,
                             choice=choice, capped=capped)
-    write_summary(request, result, best.number, default_trial.number if default_trial else None)
+    write_summary(request, result, best.number, paper_trial.number if paper_trial else None)
     return result
 
 
@@ -289,7 +288,7 @@ def demos_state(request: OptimizeRequest, papers_program: dspy.Module,
 
 
 def score_on_test(request: OptimizeRequest, build: Callable[[dict[str, Any]], dspy.Module],
-                  best: optuna.trial.FrozenTrial, default_trial: optuna.trial.FrozenTrial | None,
+                  best: optuna.trial.FrozenTrial, paper_trial: optuna.trial.FrozenTrial | None,
                   calls: dict[str, float], say: Callable[[str], None]) -> tuple[dict[str, float], dict[str, float]]:
     """Test scores of the best setting and of the papers' setting (the same when the papers' won);
     their LM calls per question go into ``calls``. Each run is a JSONL in ``test/``, so a killed
@@ -307,14 +306,14 @@ def score_on_test(request: OptimizeRequest, build: Callable[[dict[str, Any]], ds
 
     say(f"scoring the best setting (trial {best.number}) on {len(splits.test)} test questions ...")
     test_best, calls["test_best"] = score(best, "best")
-    test_default: dict[str, float] = {}
-    if default_trial and default_trial.number != best.number:
-        say(f"scoring the {request.profile} profile's setting (trial {default_trial.number}) on the same test "
+    test_paper: dict[str, float] = {}
+    if paper_trial and paper_trial.number != best.number:
+        say(f"scoring the {request.profile} profile's setting (trial {paper_trial.number}) on the same test "
             "questions ...")
-        test_default, calls["test_default"] = score(default_trial, "default")
-    elif default_trial:
-        test_default, calls["test_default"] = test_best, calls["test_best"]
-    return test_best, test_default
+        test_paper, calls["test_default"] = score(paper_trial, "default")
+    elif paper_trial:
+        test_paper, calls["test_default"] = test_best, calls["test_best"]
+    return test_best, test_paper
 
 
 def study_costs(folder: Path) -> tuple[int, int, float]:

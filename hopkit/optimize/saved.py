@@ -1,7 +1,7 @@
 """A saved program: DSPy state (demos, instructions), the chosen knobs, and a manifest of how it was made.
 
-``load_program`` rebuilds the program through the optimizer's own FixedTrial path, so the knobs
-a study chose and the knobs a deployed program runs with come from the same code.
+``load_program`` rebuilds the program through ``build_program``, as the optimizer built it, so the knobs a
+study chose and the knobs a deployed program runs with come from the same code.
 """
 
 from __future__ import annotations
@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import hashlib
 from collections.abc import Sequence
+from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
 from typing import Any
@@ -16,9 +17,7 @@ from typing import Any
 import dspy
 
 from hopkit.errors import MissingArtifactError
-from hopkit.knobs import check_values
-from hopkit.optimize.demos import apply_state
-from hopkit.programs.registry import build_program, get_method
+from hopkit.programs.registry import build_program
 from hopkit.reader.protocol import Reader
 from hopkit.retrieval.protocol import Retriever
 
@@ -59,13 +58,26 @@ def read_manifest(folder: Path) -> dict[str, Any]:
     return json.loads(path.read_text())
 
 
-def load_program(folder: Path | str, retriever: Retriever | None = None, reader: Reader | None = None) -> dspy.Module:
-    """The saved program over the given retriever and reader, with its knobs, demos and instructions."""
+@dataclass(frozen=True)
+class SavedProgram:
+    """What a saved program folder holds: how to rebuild it, and the DSPy state to load into it."""
+    method: str
+    knobs: dict[str, Any]
+    profile: str
+    state: dict[str, Any]
+
+
+def read_saved(folder: Path | str) -> SavedProgram:
+    """The folder's manifest and state, read as saved; ``build_program`` checks the knobs against the method."""
     folder = Path(folder)
     manifest = read_manifest(folder)
-    method = get_method(manifest["method"])
-    knobs = check_values(method.knob_group or "", dict(manifest["knobs"]), owner=f"{folder} ({method.name})")
     # a program saved before profiles existed was built on hopkit's defaults
-    program = build_program(method.name, retriever=retriever, reader=reader, train=None,
-                            profile=manifest.get("profile", "hopkit"), **knobs)
-    return apply_state(program, json.loads((folder / STATE).read_text()))
+    return SavedProgram(manifest["method"], dict(manifest["knobs"]), manifest.get("profile", "hopkit"),
+                        json.loads((folder / STATE).read_text()))
+
+
+def load_program(folder: Path | str, retriever: Retriever | None = None, reader: Reader | None = None) -> dspy.Module:
+    """The saved program over the given retriever and reader, with its knobs, demos and instructions."""
+    saved = read_saved(folder)
+    return build_program(saved.method, retriever=retriever, reader=reader, train=None, profile=saved.profile,
+                         state=saved.state, **saved.knobs)

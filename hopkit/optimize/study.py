@@ -102,7 +102,7 @@ def check_storage(storage_url: str) -> None:
     rdb_storage(storage_url, heartbeat_s=60, grace_s=180)
 
 
-def enqueue_paper_defaults(study: optuna.Study, defaults: dict[str, Any]) -> None:
+def enqueue_paper_trial(study: optuna.Study, defaults: dict[str, Any]) -> None:
     """The papers' settings run first: trial 0 of a new study, and again next if that trial raised
     (a trial that failed by error is not retried by optuna, and the study needs its baseline)."""
     alive = [t for t in study.get_trials(deepcopy=False) if t.state != TrialState.FAIL]
@@ -148,7 +148,7 @@ def run_trials(study: optuna.Study, objective: Any, n_trials: int, show_progress
     return distinct_settings(study.get_trials(deepcopy=False))
 
 
-def paper_default_trial(study: optuna.Study) -> optuna.trial.FrozenTrial | None:
+def find_paper_trial(study: optuna.Study) -> optuna.trial.FrozenTrial | None:
     for trial in study.get_trials(deepcopy=False, states=(TrialState.COMPLETE,)):
         if trial.user_attrs.get("paper_defaults"):
             return trial

@@ -9,7 +9,7 @@ from typing import Any
 import dspy
 
 from hopkit.errors import InputError, UnknownNameError
-from hopkit.knobs import check_profile, check_values
+from hopkit.knobs import KNOBS, check_profile, check_values
 from hopkit.knobs.knob import Profile
 from hopkit.data.examples import Dataset
 from hopkit.programs.baselines import NoR, OneR
@@ -18,6 +18,7 @@ from hopkit.programs.searchain import SearChain
 from hopkit.programs.tree_of_reviews import TreeOfReviews
 from hopkit.reader.protocol import Reader
 from hopkit.retrieval.protocol import Retriever
+from hopkit.tasks import DEFAULT_TASK, Task, apply_task
 
 
 @dataclass(frozen=True)
@@ -90,20 +91,46 @@ def get_method(name: str) -> Method:
 
 
 def build_program(name: str, retriever: Retriever | None = None, reader: Reader | None = None,
-                  train: Dataset | None = None, profile: Profile = "hopkit", **knobs: Any) -> dspy.Module:
+                  train: Dataset | None = None, profile: Profile = "hopkit", task: Task | None = None,
+                  state: dict[str, Any] | None = None, **knobs: Any) -> dspy.Module:
     """The named method over the given retriever and reader: the profile's knobs (``paper``: the paper's
     settings, every addition off; ``hopkit``: hopkit's defaults) with the given ones on top, validated.
 
-    ``train`` (examples and their corpus) supplies in-context demonstrations to methods that use them.
+    ``train`` (examples and their corpus) supplies in-context demonstrations to methods that use them. ``task``
+    sets its knob defaults under the given knobs and rewords the program's answer steps (``hopkit.tasks``);
+    ``state`` is a saved program's DSPy state (demonstrations, instructions), loaded into each predictor whose
+    fields match the saved one's (a knob that switched a signature leaves that predictor its own).
     """
     method = get_method(name)
+    checked = check_knobs(name, task_knobs(name, task, knobs) if task else knobs)
     check_profile(profile)
-    checked = check_knobs(name, knobs)
     if method.needs_retriever and retriever is None:
         raise InputError(f"method {name!r} needs a retriever")
     if method.needs_reader and reader is None:
         raise InputError(f"method {name!r} needs a reader")
-    return method.build(retriever, reader, train, profile=profile, **checked)
+    program = method.build(retriever, reader, train, profile=profile, **checked)
+    for predictor_name, predictor in program.named_predictors() if state else ():
+        saved = state.get(predictor_name)
+        theirs = [f.get("prefix", "") for f in (saved or {}).get("signature", {}).get("fields", [])]
+        mine = [f.json_schema_extra.get("prefix", "") for f in predictor.signature.fields.values()]
+        if saved and (not theirs or theirs == mine):
+            predictor.load_state(saved)
+    return apply_task(program, task) if task else program
+
+
+def task_knobs(method: str, task: Task, knobs: dict) -> dict:
+    """The task's knob defaults for a method, under the user's: SearChain verifies long-form answers
+    by ROUGE-L against alpha (its answer_form), a long-form answer is never cut to yes or no, and only the default
+    task's answers are cut to (or picked by date among) the two named options (a fact-check claim "A or B ..." is
+    answered with a label)."""
+    declared = KNOBS.get(get_method(method).knob_group or "", {})
+    defaults: dict = {}
+    if task.answer_form != "short":
+        defaults.update({name: value for name, value in (("answer_form", task.answer_form), ("yes_no_check", False))
+                         if name in declared})
+    if task.name != DEFAULT_TASK:  # a claim "A or B ..." has a label, not an option
+        defaults.update({name: False for name in ("option_check", "date_comparison") if name in declared})
+    return {**defaults, **knobs}
 
 
 def check_knobs(name: str, knobs: dict[str, Any]) -> dict[str, Any]:

@@ -39,19 +39,23 @@ def index_backend(folder: Path) -> str:
     return str(json.loads(manifest.read_text()).get("backend"))
 
 
+def _colbert(folder: Path, plaid: dict | None) -> Retriever:
+    from hopkit.retrieval.colbert.retriever import ColBERTRetriever  # colbert-ai loads only when asked for
+
+    return ColBERTRetriever(folder, plaid)
+
+
+# an index folder's manifest names its backend; each backend reads its own folder
+INDEX_READERS: dict[str, Callable[[Path, dict | None], Retriever]] = {
+    "bm25": lambda folder, plaid: BM25Retriever.load(folder), "colbert": _colbert}
+
+
 def load_index(folder: Path, plaid: dict | None = None) -> Retriever:
     """Whatever index the folder holds, read from its manifest (``plaid``: ColBERT's search settings)."""
-    manifest = Path(folder) / MANIFEST
-    if not manifest.is_file():
-        raise MissingArtifactError(f"no index at {folder}; build one with `hopkit index --backend bm25|colbert ...`")
-    backend = json.loads(manifest.read_text()).get("backend")
-    if backend == "bm25":
-        return BM25Retriever.load(folder)
-    if backend == "colbert":
-        from hopkit.retrieval.colbert.retriever import ColBERTRetriever
-
-        return ColBERTRetriever(folder, plaid)
-    raise MissingArtifactError(f"{folder}: unknown index backend {backend!r}")
+    backend = index_backend(folder)
+    if backend not in INDEX_READERS:
+        raise MissingArtifactError(f"{folder}: unknown index backend {backend!r}")
+    return INDEX_READERS[backend](Path(folder), plaid)
 
 
 def open_retriever(spec: str, index_for: Callable[[str], Path], index: Path | None = None,
