@@ -219,12 +219,11 @@ def eval_meta(args: argparse.Namespace, dataset_name: str, knobs: dict) -> dict:
 
 
 def cmd_eval(args: argparse.Namespace) -> None:
-    from hopkit.cli.main import build_parser
     from hopkit.cli.run_spec import eval_spec
     from hopkit.evaluation.harness import format_report, format_rows
     from hopkit.run import run_eval
 
-    spec = eval_spec(args, build_parser().parse_args(["eval"]))
+    spec = eval_spec(args)
     run = run_eval(spec, api_key=args.api_key, progress=not args.quiet)
     if args.per_question:
         print(format_rows(run.rows))

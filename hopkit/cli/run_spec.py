@@ -38,7 +38,7 @@ def spec_from_flags(args: argparse.Namespace) -> RunSpec:
     return RunSpec(knobs=parse_knobs(getattr(args, "set", [])), **{name: read(args) for name, read in _FLAG_VALUES.items()})
 
 
-def eval_spec(args: argparse.Namespace, defaults: argparse.Namespace) -> RunSpec:
+def eval_spec(args: argparse.Namespace) -> RunSpec:
     """The run ``hopkit eval`` was asked for: ``--config`` or ``--like`` as the base, then each flag the user gave
     (one whose value differs from its default) on top. ``hopkit.run.run_eval`` checks it before anything loads."""
     flags = spec_from_flags(args)
@@ -49,9 +49,8 @@ def eval_spec(args: argparse.Namespace, defaults: argparse.Namespace) -> RunSpec
 
         raise InputError("give --config or --like, not both")
     base = from_toml(args.config) if args.config is not None else from_log(args.like)
-    unset = spec_from_flags(defaults)
     given: dict[str, Any] = {name: getattr(flags, name) for name in _FLAG_VALUES
-                             if getattr(flags, name) != getattr(unset, name)}
+                             if getattr(flags, name) != getattr(_DEFAULT, name)}
     if flags.knobs:
         given["knobs"] = flags.knobs
     return override(base, given)
