@@ -89,3 +89,24 @@ def test_the_demo_builds_its_program_through_the_spec(scripted, monkeypatch, cap
     assert main(["ask", "In which city was the creator of X born?", "--method", "oner", "--set", "k=2"]) == 0
     out = capsys.readouterr().out
     assert "A: Morn" in out and "[2]" in out and "[3]" not in out
+
+
+def test_a_saved_program_runs_with_its_own_knobs_and_demonstrations(scripted, tmp_path):
+    """``--program DIR``: the saved method, knobs and DSPy state decide the program; the log records the folder."""
+    from hopkit.data.registry import load_dataset_spec
+    from hopkit.optimize.saved import save_program
+    from hopkit.programs.registry import build_program
+
+    saved = build_program("oner", train=load_dataset_spec("bundled:train"), retriever=object(), k=3)
+    folder = save_program(tmp_path / "saved", saved, "oner", {"k": 3})
+    out = tmp_path / "run.jsonl"
+    assert main(["eval", "--program", str(folder), "--dataset", "bundled:dev", "--n", "1", "--quiet",
+                 "--out", str(out)]) == 0
+    meta = json.loads(out.with_suffix(".meta.json").read_text())
+    assert meta["program"] == str(folder.resolve()) and meta["demos_from"] == "the saved program's"
+    row = json.loads(out.read_text().splitlines()[0])
+    assert len(row["prediction"]["retrieved"]) == 3, row["trace"]
+    from hopkit.run import build
+
+    built = build(RunSpec(program=str(folder)).checked(), load_dataset_spec("bundled:dev"), configure_lm=lambda: None)
+    assert built.program.k == 3 and built.program.dump_state() == saved.dump_state()
