@@ -1,5 +1,5 @@
-"""Under the ``paper`` profile a program runs its paper's algorithm alone: while it answers, no code of
-hopkit/additions/ runs (each addition is a step the program looks up by its knob, and the paper's rule stands
+"""Under the ``paper`` profile a program runs its paper's algorithm alone: while it answers, no code of an
+additions/ folder (hopkit/additions/, hopkit/programs/searchain/additions/) runs (each addition is a step the program looks up by its knob, and the paper's rule stands
 where the knob is off). Under ``hopkit`` the same questions do go through the additions, so the probe sees them."""
 
 import sys
@@ -16,17 +16,19 @@ from test_ircot import use_script
 from test_searchain import QueryRetriever, TableReader, chain, final
 from test_tree_of_reviews import setup as tor_setup
 
-ADDITIONS = str(Path(hopkit.__file__).parent / "additions")
+ROOT = Path(hopkit.__file__).parent
+ADDITIONS = "additions"  # hopkit/additions/ and a method's own, e.g. hopkit/programs/searchain/additions/
 CHECK = {"reasoning": "a thought", "answer": "no"}  # the yes/no check's reply, asked under hopkit only
 
 
 def files_run(call) -> set[str]:
-    """The hopkit/additions files whose functions ran during ``call()``."""
+    """The files of hopkit's additions/ folders whose functions ran during ``call()``."""
     seen: set[str] = set()
 
     def probe(frame, event, arg):
-        if event == "call" and frame.f_code.co_filename.startswith(ADDITIONS):
-            seen.add(Path(frame.f_code.co_filename).name)
+        path = Path(frame.f_code.co_filename)
+        if event == "call" and path.is_relative_to(ROOT) and ADDITIONS in path.relative_to(ROOT).parts[:-1]:
+            seen.add(path.name)
 
     sys.setprofile(probe)
     try:

@@ -8,7 +8,7 @@ the round and the LM rebuilds the chain; rounds stop when a whole chain passes o
 Every node IR processed joins the reasoning path R with its supporting document.
 
 hopkit's additions are steps this loop calls by name, each chosen by its knob and off in ``paper``
-(hopkit/additions/, docs/design/additions.md): the first-plan rule (a retry when the first chain restates the
+(programs/searchain/additions/ and hopkit/additions/, docs/design/additions.md): the first-plan rule (a retry when the first chain restates the
 question), the rule for a repeated query (the paper skips it), the final-answer rule (the paper traces over R)
 and the answer steps.
 """
@@ -22,9 +22,6 @@ from dspy.utils.exceptions import AdapterParseError
 
 from hopkit.additions.answer_as_asked import field_as_asked
 from hopkit.programs.answer_steps import AnswerSteps
-from hopkit.additions.decompose_retry import decompose_again
-from hopkit.additions.last_chain import final_from_last_chain
-from hopkit.additions.rejudge import rejudge_repeat
 from hopkit.data.examples import Dataset
 from hopkit.data.passage import Passage
 from hopkit.errors import InputError
@@ -37,6 +34,9 @@ from hopkit.programs.knobbed import KnobbedProgram
 from hopkit.programs.own_example import without_own_example
 from hopkit.programs.prediction import hop_prediction
 from hopkit.programs.searchain import feedback
+from hopkit.programs.searchain.additions.decompose_retry import decompose_again
+from hopkit.programs.searchain.additions.last_chain import final_from_last_chain
+from hopkit.programs.searchain.additions.rejudge import rejudge_repeat
 from hopkit.programs.searchain.answer_chain import FinalAnswer
 from hopkit.programs.searchain.chain_text import Plan, parse_chain_text, render_chain
 from hopkit.programs.searchain.demonstrations import build_chain_demos

@@ -1,6 +1,6 @@
 """Tracing (Algorithm 1's last step): the final content written from the reasoning path R's query-answer pairs,
 with a reference mark for each pair it uses, and the final answer (``answer_from=path``, the paper's rule; hopkit's
-``last_chain`` is in hopkit/additions/last_chain.py)."""
+``last_chain`` is in programs/searchain/additions/last_chain.py)."""
 
 from __future__ import annotations
 
