@@ -8,9 +8,9 @@ the round and the LM rebuilds the chain; rounds stop when a whole chain passes o
 Every node IR processed joins the reasoning path R with its supporting document.
 
 hopkit's additions are steps this loop calls by name, each chosen by its knob and off in ``paper``
-(programs/searchain/additions/ and hopkit/additions/, docs/design/additions.md): the first-plan rule (a retry when the first chain restates the
-question), the rule for a repeated query (the paper skips it), the final-answer rule (the paper traces over R)
-and the answer steps.
+(docs/design/additions.md): the first-plan rule (a retry when the first chain restates the question), the rule for
+a repeated query (the paper skips it) and the final-answer rule (the paper traces over R), in additions/ here, and
+the answer steps of hopkit/additions/.
 """
 
 from __future__ import annotations
@@ -55,7 +55,7 @@ def as_planned(plan: Any, question: str, first: Plan) -> tuple[Plan, None]:
 
 
 _NO_ANSWER = {"", "none", "null", "unknown", "n/a"}  # what a planner writes for "no final answer yet"
-# each rule by its knob's value: the paper's, and hopkit's in hopkit/additions/
+# each rule by its knob's value: the paper's, and hopkit's in additions/ beside this file
 FIRST_PLAN_RULES = {False: as_planned, True: decompose_again}
 REPEAT_RULES = {"skip": skip_repeat, "rejudge": rejudge_repeat}
 FINAL_RULES = {"path": final_from_path, "last_chain": final_from_last_chain}
