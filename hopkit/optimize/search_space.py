@@ -1,8 +1,8 @@
 """The optimizer's search space, read from the knobs each method declares (hopkit/knobs/declared.py).
 
-``suggest`` is the one path from a trial to a program's knobs: an optuna Trial samples them while
-tuning; an optuna FixedTrial replays chosen values when a saved program is loaded, so a tuned
-program and a deployed one cannot drift apart.
+``suggest`` is the one path from a trial to a program's knobs, each value checked as a user's is. A saved program
+records the knobs its trial chose, and ``build_program`` rebuilds it from them, the same call the trials made, so
+a tuned program and a deployed one cannot drift apart.
 """
 
 from __future__ import annotations
@@ -39,7 +39,7 @@ def search_space(method: str, only: Iterable[str] | None = None, fixed: dict[str
 
 
 def suggest(trial: optuna.trial.BaseTrial, space: dict[str, Knob]) -> dict[str, Any]:
-    """The knob values for this trial: sampled by a Trial, replayed by a FixedTrial."""
+    """The knob values for this trial: sampled by a Trial, or replayed by a FixedTrial."""
     values: dict[str, Any] = {}
     for name, knob in space.items():
         if knob.choices is not None:
