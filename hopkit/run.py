@@ -36,8 +36,8 @@ class BuiltRun:
 
 def build(spec: RunSpec, dataset: Dataset | None, configure_lm: Callable[[], object] | None = None,
           api_key: str | None = None) -> BuiltRun:
-    """The spec's program, built in one pass down: the saved program it names (if any), the retriever and reader,
-    the demonstrations, the LM, then the program for its task. The LM is configured before the program is built
+    """The spec's program, built in one pass down: the saved program it names (if any), the demonstrations, the
+    retriever and reader, the LM, then the program for its task. The LM is configured before the program is built
     (demonstrations built from chains of thought ask the LM to write their queries)."""
     from hopkit.evaluation.retriever_choice import open_dataset_retriever
     from hopkit.lm.factory import use_lm
@@ -50,12 +50,12 @@ def build(spec: RunSpec, dataset: Dataset | None, configure_lm: Callable[[], obj
     lm = spec.lm_spec(api_key)
     saved = read_saved(spec.program) if spec.program is not None else None  # it decides method, knobs and demos
     method = METHODS[saved.method if saved else spec.method]  # a checked spec names a method
+    train, demos_from = (load_demonstrations(spec.demos_from, dataset.name if dataset else None, method.name,
+                                             spec.profile) if saved is None else (None, "the saved program's"))
     retriever, backend, choice = (open_dataset_retriever(spec.retriever, Path(spec.index) if spec.index else None,
                                                          spec.plaid, dataset)
                                   if method.needs_retriever else (None, spec.retriever, None))
     reader = open_reader(spec.reader) if method.needs_reader else None
-    train, demos_from = (load_demonstrations(spec.demos_from, dataset.name if dataset else None, method.name,
-                                             spec.profile) if saved is None else (None, "the saved program's"))
     configure_lm() if configure_lm else use_lm(lm)
     task = get_task(spec.task or (dataset.task if dataset is not None else "multihop-qa"))
     program = build_program(method.name, retriever=retriever, reader=reader, train=train,
@@ -66,7 +66,8 @@ def build(spec: RunSpec, dataset: Dataset | None, configure_lm: Callable[[], obj
 
 
 def run_meta(spec: RunSpec, dataset_name: str) -> dict:
-    """A run log's metadata: the settings a resume must match, with the spec itself (``hopkit eval --like``)."""
+    """A run log's metadata: the settings a resume must match, with the spec itself (``hopkit eval --like`` reads it
+    back through ``hopkit.spec.from_mapping``, which turns JSON's lists back into the spec's tuples)."""
     settings = {name: value for name, value in asdict(spec).items() if name not in MECHANICS}
     return {"method": spec.method, "dataset": dataset_name, "dataset_spec": spec.dataset, "lm": spec.lm,
             "api_base": spec.api_base, "knobs": dict(spec.knobs), "profile": spec.profile,

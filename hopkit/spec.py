@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import json
 import tomllib
-from dataclasses import asdict, dataclass, field, fields, replace
+from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from types import UnionType
 from typing import Any, Union, get_args, get_origin, get_type_hints
@@ -55,12 +55,6 @@ class RunSpec:
     def lm_spec(self, api_key: str | None = None) -> LMSpec:
         return LMSpec(model=self.lm, api_base=self.api_base, api_key=api_key, max_tokens=self.max_tokens,
                       cache=self.cache, timeout=self.lm_timeout)
-
-    def to_dict(self) -> dict[str, Any]:
-        """What a run log's metadata holds (``spec``), and what ``--like`` reads back."""
-        data = asdict(self)
-        data["metrics"] = list(self.metrics) if self.metrics is not None else None
-        return data
 
     def checked(self) -> "RunSpec":
         """The spec, or a one-line error for the first thing in it that cannot run."""

@@ -110,3 +110,13 @@ def test_a_saved_program_runs_with_its_own_knobs_and_demonstrations(scripted, tm
 
     built = build(RunSpec(program=str(folder)).checked(), load_dataset_spec("bundled:dev"), configure_lm=lambda: None)
     assert built.program.k == 3 and built.program.dump_state() == saved.dump_state()
+
+
+def test_a_saved_program_with_an_unknown_method_is_one_line(scripted, tmp_path, capsys):
+    folder = tmp_path / "saved"
+    folder.mkdir()
+    (folder / "manifest.json").write_text(json.dumps({"method": "onner", "knobs": {}}))
+    (folder / "program.json").write_text("{}")
+    assert main(["eval", "--program", str(folder), "--dataset", "bundled:dev", "--n", "1", "--quiet"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "Did you mean 'oner'" in err[0]

@@ -126,9 +126,7 @@ def _choose_backend(index: Path | None, dataset: Dataset | None) -> tuple[str, s
     is printed and kept for the run's metadata)."""
     from hopkit.retrieval.loading import index_backend, load_index
 
-    if index is None and dataset is None:
-        raise InputError("give --index or --dataset")
-    if index is None:
+    if index is None:  # the caller has refused a run with neither
         choice = choose_retriever(dataset.examples, lambda backend: default_index_path(dataset.corpus_name, backend),
                                   load_index)
         if not choice.recalls:

@@ -17,7 +17,8 @@ from typing import Any
 import dspy
 
 from hopkit.errors import MissingArtifactError
-from hopkit.programs.registry import build_program
+from hopkit.knobs import check_values
+from hopkit.programs.registry import build_program, get_method
 from hopkit.reader.protocol import Reader
 from hopkit.retrieval.protocol import Retriever
 
@@ -68,12 +69,13 @@ class SavedProgram:
 
 
 def read_saved(folder: Path | str) -> SavedProgram:
-    """The folder's manifest and state, read as saved; ``build_program`` checks the knobs against the method."""
+    """The folder's manifest and state; its method and knobs checked, an error naming the folder."""
     folder = Path(folder)
     manifest = read_manifest(folder)
+    method = get_method(manifest["method"])
+    knobs = check_values(method.knob_group or "", dict(manifest["knobs"]), owner=f"{folder} ({method.name})")
     # a program saved before profiles existed was built on hopkit's defaults
-    return SavedProgram(manifest["method"], dict(manifest["knobs"]), manifest.get("profile", "hopkit"),
-                        json.loads((folder / STATE).read_text()))
+    return SavedProgram(method.name, knobs, manifest.get("profile", "hopkit"), json.loads((folder / STATE).read_text()))
 
 
 def load_program(folder: Path | str, retriever: Retriever | None = None, reader: Reader | None = None) -> dspy.Module:
