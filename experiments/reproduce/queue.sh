@@ -30,9 +30,25 @@ for set in hotpotqa 2wiki musique; do  # BM25 indexes of every corpus (seconds; 
 done
 hopkit index --backend bm25 --dataset "${TUNE[musique]}" > /dev/null 2>&1
 finished() { grep -q "^done $1 rc=0 " "$STATUS" 2>/dev/null; }  # a study that ended cleanly is not started again
+# `touch runs/queue-stop` ends the queue before its next study, so the worktree can move between studies
+stop_requested() {
+    [ -e "$ROOT/queue-stop" ] || return 1
+    rm -f "$ROOT/queue-stop"
+    echo "stopped $(date +%F\ %T): queue-stop asked for a stop between studies" >> "$STATUS"
+}
+# the logs are committed as they grow (every COMMIT_EVERY seconds, only runs/), so a stopped session loses nothing
+commit_logs() {
+    git -C "$MAIN" add -A experiments/reproduce/runs 2>/dev/null
+    git -C "$MAIN" diff --cached --quiet -- experiments/reproduce/runs 2>/dev/null ||
+        git -C "$MAIN" commit -q -m "reproduce: queue logs" -- experiments/reproduce/runs > /dev/null 2>&1
+}
+( while sleep "${COMMIT_EVERY:-900}"; do commit_logs; done ) &
+COMMITTER=$!
+trap 'kill $COMMITTER 2>/dev/null; commit_logs' EXIT
 run() {  # name, then reproduce's arguments
     local name=$1; shift
     finished "$name" && return
+    stop_requested && exit 0
     echo "start $name $(date +%F\ %T) $(git -C "$CODE" rev-parse --short HEAD)" >> "$STATUS"
     hopkit "$@" --out "$ROOT/$name" --retriever bm25 --lm local:qwen1.5b --quiet >> "$ROOT/$name.log" 2>&1
     echo "done $name rc=$? $(date +%F\ %T)" >> "$STATUS"
@@ -44,8 +60,8 @@ if ! finished bench-demos; then
         --out "$ROOT/bench-demos.json" >> "$ROOT/bench-demos.log" 2>&1
     echo "done bench-demos rc=$? $(date +%F\ %T)" >> "$STATUS"
 fi
-# 1. OneR and IRCoT, tuned on the paper's grid and tested, on all three (MuSiQue first: the smallest test set)
-for set in musique hotpotqa 2wiki; do
+# 1. OneR and IRCoT, tuned on the paper's grid and tested: the MuSiQue and 2Wiki columns first (issue 83)
+for set in musique 2wiki hotpotqa; do
     for method in oner ircot; do
         run "$method-$set" reproduce "$method" --tune "${TUNE[$set]}" --test "${TEST[$set]}" --demos-from "${DEMOS[$set]}"
     done
