@@ -9,7 +9,7 @@ import pytest
 
 from hopkit.programs import demo_source as demos
 from hopkit.data.registry import load_dataset_spec
-from hopkit.errors import MissingArtifactError
+from hopkit.errors import InputError, MissingArtifactError
 from hopkit.knobs import profile_values
 from hopkit.programs.demo_source import resolve_demos_from
 from hopkit.programs.registry import build_program
@@ -93,3 +93,11 @@ def test_tor_gives_each_prompt_3_demonstrations(train):
     assert len(program.complete_missing.demos) == 3
     assert len(program.fuse.from_evidence.demos) == 3 and len(program.fuse.from_paragraphs.demos) == 3
     assert len({d.question for d in program.complete_missing.demos}) == 3
+
+
+@pytest.mark.parametrize("dataset", ["qa:/data/questions500.jsonl", "ircot:/data/dev100.jsonl", "strategyqa:dev"])
+def test_a_paper_run_on_a_dataset_with_no_train_split_asks_for_demonstrations_instead_of_going_zero_shot(dataset):
+    with pytest.raises(InputError, match="give --demos-from SPEC .* or --demos-from none to run zero-shot on purpose"):
+        demos.load_demonstrations("auto", dataset, "ircot", "paper")
+    assert demos.load_demonstrations("none", dataset, "ircot", "paper") == (None, "none")  # asked for: recorded
+    assert demos.load_demonstrations("auto", dataset, "ircot", "hopkit") == (None, "none")  # hopkit: zero-shot

@@ -253,3 +253,11 @@ def test_searchain_feedback_document_cut_is_a_knob():
         feedback = [t for t in engine.texts[1:] if "[[ ## chain ## ]]" in t]  # the second plan reads the document
         assert feedback and any(seen in t for t in feedback)
         assert unseen is None or not any(unseen in t for t in feedback)
+
+
+def test_tree_of_reviews_knobs_cite_the_sections_of_its_paper_that_set_them():
+    sections = {"depth": "4.4", "width_1": "4.4", "width_2": "4.4", "width_3": "4.4", "reader_tokens": "4.4",
+                "shots": "4.4", "fusion": "3.3", "expansion": "3.4", "mpc_query": "3.4", "relevance_pruning": "3.4",
+                "repetitive_pruning": "3.4", "order": "3.2", "rerank": "4.2"}
+    cited = {name: KNOBS["tor"][name].origin.split("ToR section ")[1][:3] for name in sections}
+    assert cited == sections

@@ -38,10 +38,10 @@ def _load(spec):
     return examples
 
 
-def _run(tmp_path, method, tune="tiny[1-4]", test="tiny[5-10]"):
+def _run(tmp_path, method, tune="tiny[1-4]", test="tiny[5-10]", reader=None):
     dspy.configure(lm=AccountedLM("local/deep", engine=DeepReadingEngine(), cache=False))
     request = ReproduceRequest(method=method, tune=tune, test=test, folder=tmp_path / method, progress=False)
-    return reproduce(request, _load, lambda dataset: TableRetriever(), None, None, say=lambda text: None)
+    return reproduce(request, _load, lambda dataset: TableRetriever(), reader, None, say=lambda text: None)
 
 
 def test_the_grid_is_chosen_on_the_tune_split_and_scored_once_on_test(tmp_path):
@@ -74,6 +74,18 @@ def test_overlapping_tune_and_test_splits_are_refused(tmp_path):
         _run(tmp_path, "oner", tune="tiny[1-6]", test="tiny[5-10]")
     with pytest.raises(InputError, match="give --tune"):
         _run(tmp_path, "oner", tune=None)
+
+
+@pytest.mark.parametrize("method", ["tor", "searchain", "nor"])
+def test_a_method_without_a_grid_is_scored_at_its_paper_setting_with_no_tune_split(tmp_path, method):
+    from hopkit.reader.lm_reader import LMReader
+
+    [result] = _run(tmp_path, method, tune=None, reader=LMReader())  # the test split alone: nothing to overlap
+    assert result.chosen == {} and result.tune_score is None
+    record = json.loads((tmp_path / method / "reproduce.json").read_text())
+    assert (record["grid"], record["tune"], record["tune_n"], record["test_n"]) == ({}, None, 0, 6)
+    rows = (tmp_path / method / record["prompt_sets"][0]["test_log"]).read_text().splitlines()
+    assert sorted(json.loads(row)["qid"] for row in rows) == [f"q{i}" for i in range(4, 10)]
 
 
 def test_a_grid_value_outside_a_knobs_range_is_refused():
@@ -132,3 +144,13 @@ def test_a_study_file_holds_the_settings_and_a_flag_overrides_it(tmp_path, monke
     assert "'tset' is not a setting of this verb (did you mean 'test'?)" in capsys.readouterr().err
     assert main(["reproduce", "oner"]) == 2
     assert "--test is required" in capsys.readouterr().err
+
+
+def test_searchains_cell_shows_its_own_cover_em_beside_the_papers_cover_em(tmp_path):
+    from hopkit.reader.lm_reader import LMReader
+
+    _run(tmp_path, "searchain", tune=None, test="musique:validation[5-10]", reader=LMReader())
+    table = reproduce_table(read_studies([tmp_path]), samples=200)
+    cell = next(line for line in table.splitlines() if line.startswith("| searchain |"))
+    cover = json.loads((tmp_path / "searchain" / "reproduce.json").read_text())["prompt_sets"][0]["test_metrics"]
+    assert f"cover-EM {100 * cover['cover_em']:.1f} here, paper " in cell and "cover-EM (SearChain Table 1" in cell

@@ -170,18 +170,18 @@ KNOBS: dict[str, dict[str, Knob]] = {
     },
     "tor": {
         "depth": Knob("depth", 3, "layers of paragraphs below the question (3 in the paper)", 1, 4, 1,
-                      origin="ToR section 4.1"),
+                      origin="ToR section 4.4"),
         "width_1": Knob("width_1", 5, "paragraphs retrieved with the question (5 in the paper)", 1, 10, 1,
-                        origin="ToR section 4.1"),
+                        origin="ToR section 4.4"),
         "width_2": Knob("width_2", 3, "paragraphs per new query in layer 2 (3 in the paper)", 1, 10, 1,
-                        origin="ToR section 4.1"),
+                        origin="ToR section 4.4"),
         "width_3": Knob("width_3", 3, "paragraphs per new query in layer 3 (3 in the paper)", 1, 10, 1,
-                        origin="ToR section 4.1"),
+                        origin="ToR section 4.4"),
         "width_4": Knob("width_4", 3, "paragraphs per new query in layer 4 (3 in the paper's depth-4 run)", 1, 10, 1,
                         origin="ToR table 6"),
         "expansion": Knob("expansion", "mpc", "new queries: direct, cot (think about what is missing first) or mpc "
                           "(the LM writes the missing paragraph, which is the query); the paper's ToR uses mpc",
-                          choices=("direct", "cot", "mpc"), origin="ToR section 3.3"),
+                          choices=("direct", "cot", "mpc"), origin="ToR section 3.4"),
         "mpc_review": Knob("mpc_review", "reasoning_first", "the review prompt under MPC expansion: plain (the paper's "
                            "review without thoughts, its Table 8) or reasoning_first (write the reasoning path, or "
                            "what is missing, before judging)", choices=("plain", "reasoning_first"), paper="plain",
@@ -189,18 +189,18 @@ KNOBS: dict[str, dict[str, Knob]] = {
                            label="reasoning-first MPC review",
                            origin=why("a small reviewer judges better after writing what it knows", "mpc_review")),
         "fusion": Knob("fusion", "evidence", "the reader reads the analyses, the paragraphs, or both (evidence)",
-                       choices=("analysis", "paragraph", "evidence"), origin="ToR section 3.4"),
+                       choices=("analysis", "paragraph", "evidence"), origin="ToR section 3.3"),
         "order": Knob("order", "depth_first", "depth_first: each child's subtree is searched before its next sibling "
                       "is reviewed, so repetitive pruning sees the evidence found so far (the paper); layer: a node's "
                       "children are reviewed together, concurrently, before any is expanded (faster with a server "
-                      "that answers calls in parallel)", choices=("depth_first", "layer"), origin="ToR section 3.1"),
+                      "that answers calls in parallel)", choices=("depth_first", "layer"), origin="ToR section 3.2"),
         "reader_tokens": Knob("reader_tokens", 4096, "wordpieces of evidence (with the question) the reader is given, "
                               "the pool added in order until the next would not fit; 0: the whole pool",
-                              0, 32768, 1, origin="ToR section 4.1 (maximum length 4,096)"),
+                              0, 32768, 1, origin="ToR section 4.4 (maximum length 4,096)"),
         "relevance_pruning": Knob("relevance_pruning", True, "do not expand paragraphs reviewed as irrelevant",
-                                  choices=(True, False), origin="ToR section 3.2"),
+                                  choices=(True, False), origin="ToR section 3.4"),
         "repetitive_pruning": Knob("repetitive_pruning", True, "do not review or expand a retrieved paragraph already "
-                                   "in the evidence pool", choices=(True, False), origin="ToR section 3.2"),
+                                   "in the evidence pool", choices=(True, False), origin="ToR section 3.4"),
         "budget": Knob("budget", 11, "most LM calls per question before the search stops and fuses, so at most "
                        "budget + 1 calls in all; 0: no limit (the paper's search, 16.9 calls on average there)",
                        0, 100, 1, paper=0, addition=True, label="LM-call budget",
@@ -218,7 +218,7 @@ KNOBS: dict[str, dict[str, Knob]] = {
                            origin=why("a small reviewer rejects one side of a comparison as not enough", "extra_demo")),
         "shots": Knob("shots", 3, "demonstrations of the missing-paragraph and fusion prompts, as many as the "
                       "examples allow (the review prompt has its own three)", 1, 5, 1, builds_demos=True,
-                      origin="ToR section 4.1 (3-shot for every prompt)"),
+                      origin="ToR section 4.4 (3-shot for every prompt)"),
         "check_accept": Knob("check_accept", True, "an accept whose short answer is not in the paragraphs on its path "
                              "(yes/no: fewer than two paragraphs) searches on instead", choices=(True, False),
                              paper=False, addition=True,
@@ -230,10 +230,10 @@ KNOBS: dict[str, dict[str, Knob]] = {
                              origin=why("a reject of a paragraph about one option of a comparison", "check_reject")),
         "rerank": Knob("rerank", "retriever", "how more than 15 pool paragraphs are ranked against the response: "
                        "retriever (the retriever's own similarity, as the paper) or token_f1 (lexical overlap)",
-                       choices=("retriever", "token_f1"), origin="ToR section 3.4"),
+                       choices=("retriever", "token_f1"), origin="ToR section 4.2 (recall@15: up to 15 paragraphs)"),
         "mpc_query": Knob("mpc_query", "whole", "the MPC paragraph as the query: whole (the paper; ColBERT still cuts "
                           "it at its query length) or first_sentence (cut on purpose)",
-                          choices=("whole", "first_sentence"), origin="ToR section 3.3"),
+                          choices=("whole", "first_sentence"), origin="ToR section 3.4"),
         "paragraph_words": paragraph_words(80, "ToR's review prompt holds a whole path"),
         **ANSWER_STEPS,
     },

@@ -109,6 +109,7 @@ def load_demonstrations(spec: str | None, dataset_name: str | None, method: str,
     """(the train dataset or None for zero-shot, what the run's metadata records as its demonstrations)."""
     source = resolve_demos_from(spec, dataset_name, method, profile)
     if source is None:
+        _refuse_silent_zero_shot(spec, dataset_name, method, profile)
         return None, "none"
     if not is_automatic(spec, dataset_name, method, profile):
         return _loaded(source)
@@ -126,6 +127,21 @@ def load_demonstrations(spec: str | None, dataset_name: str | None, method: str,
             unavailable.append(source)
     print(f"note: {method} on {dataset_name} runs zero-shot.", file=sys.stderr)
     return None, f"none ({', '.join(unavailable)} unavailable)"
+
+
+def _refuse_silent_zero_shot(spec: str | None, dataset_name: str | None, method: str, profile: str) -> None:
+    """Under ``paper`` a few-shot method on a dataset with no known train split would run zero-shot unlike its paper:
+    that is refused, so a zero-shot run is always asked for (``none``) and recorded as such."""
+    from hopkit.errors import InputError
+    from hopkit.programs.registry import METHODS
+
+    if profile != PAPER or not dataset_name or (spec or AUTO).strip() != AUTO or method not in METHODS or \
+            not METHODS[method].uses_demos:
+        return
+    raise InputError(f"{method} under the paper profile is few-shot, as its paper, but {dataset_name} has no train "
+                     "split hopkit knows to build demonstrations from: give --demos-from SPEC (e.g. "
+                     "ircot-demos:/path/hotpotqa.txt or musique:train@/path/train.jsonl), or --demos-from none to "
+                     "run zero-shot on purpose")
 
 
 def _loaded(source: str) -> tuple["Dataset", str]:

@@ -73,10 +73,12 @@ def reproduce(request: ReproduceRequest, load: Callable[[str], Dataset], retriev
         raise InputError("--prompt-sets must be at least 1")
     if request.prompt_sets > 1 and (train is None or not method.uses_demos):
         raise InputError("--prompt-sets samples demonstration sets: the method needs demonstrations (--demos-from)")
-    _, tune_data, picked = load_splits(None, request.tune or request.test, request.test, load)
-    if not request.tune:
-        picked["dev"] = []
-    test_data = load(_spec_of(request.test))
+    if request.tune:
+        _, tune_data, picked = load_splits(None, request.tune, request.test, load)
+        test_data = load(_spec_of(request.test))
+    else:  # the paper's fixed setting: the test split alone (loaded as the only split, so nothing overlaps)
+        _, test_data, only = load_splits(None, request.test, None, load)
+        tune_data, picked = test_data, {"dev": [], "test": only["dev"]}
     tune_retriever = retriever_for(tune_data) if grid and method.needs_retriever else None
     test_retriever = retriever_for(test_data) if method.needs_retriever else None
     request.folder.mkdir(parents=True, exist_ok=True)

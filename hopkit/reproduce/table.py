@@ -123,5 +123,18 @@ def _cell(study: Study | None, baseline: Study | None, samples: int) -> str:
         method = "ircot-direct"
     number = paper_number(method, study.dataset)
     if number is not None:
-        parts.append(f"paper {number.values[study.dataset]:g} {number.metric} ({number.source}, {number.model})")
+        parts.append(_beside_paper(study, number))
     return "<br>".join(parts)
+
+
+METRIC_LABELS = {"em": "EM", "f1": "F1", "cover_em": "cover-EM"}
+
+
+def _beside_paper(study: Study, number: Any) -> str:
+    """The paper's number with hopkit's own value of the same metric beside it (SearChain reports cover-EM only,
+    which the cell's EM / F1 does not show)."""
+    label = METRIC_LABELS.get(number.metric, number.metric)
+    ours = ""
+    if all(number.metric in p["test_metrics"] for p in study.record["prompt_sets"]):
+        ours = f"{label} {100 * study.mean(number.metric)[0]:.1f} here, "
+    return f"{ours}paper {number.values[study.dataset]:g} {label} ({number.source}, {number.model})"
