@@ -154,3 +154,42 @@ def test_searchains_cell_shows_its_own_cover_em_beside_the_papers_cover_em(tmp_p
     cell = next(line for line in table.splitlines() if line.startswith("| searchain |"))
     cover = json.loads((tmp_path / "searchain" / "reproduce.json").read_text())["prompt_sets"][0]["test_metrics"]
     assert f"cover-EM {100 * cover['cover_em']:.1f} here, paper " in cell and "cover-EM (SearChain Table 1" in cell
+
+
+def test_ircots_grid_runs_each_chain_once_and_reads_it_with_both_readers(tmp_path):
+    from hopkit.evaluation.harness import run_one
+    from hopkit.evaluation.metrics import get_metric
+    from hopkit.programs.registry import build_program
+
+    class Counting(DeepReadingEngine):
+        chain_calls = 0
+
+        def complete(self, request):
+            text = "\n".join(getattr(part, "text", "") for message in request.messages for part in message.parts)
+            Counting.chain_calls += "continuation" in (request.system or "") + text
+            return super().complete(request)
+
+    dspy.configure(lm=AccountedLM("local/deep", engine=Counting(), cache=False))
+    request = ReproduceRequest(method="ircot", tune="tiny[1-2]", test="tiny[3-3]", folder=tmp_path / "ircot",
+                               progress=False)
+    said = {}
+    [result] = reproduce(request, _load, lambda dataset: TableRetriever(), None, None,
+                         say=lambda text: said.setdefault(text.split(":")[0], Counting.chain_calls))
+    shared_calls = said["chosen on tune"]  # the chain calls of the tune grid, before the test split
+    rows = [json.loads(line) for path in sorted((tmp_path / "ircot" / "tune-0" / "settings").glob("*.jsonl"))
+            for line in path.read_text().splitlines()]
+    assert len(rows) == 16 and all(row["shared_chain"] for row in rows)  # 8 settings x 2 tune questions
+    Counting.chain_calls = 0  # the same grid setting by setting, as the trials would run it alone
+    alone = {}
+    for k in (2, 4, 6, 8):
+        for reader in ("direct", "cot"):
+            program = build_program("ircot", TableRetriever(), None, None, profile="paper", k=k, answer_reader=reader)
+            for example in _load("tiny").examples[:2]:
+                alone[(k, reader, example.qid)] = run_one(program, example, [get_metric("f1")])
+    assert shared_calls > 0 and shared_calls * 2 == Counting.chain_calls  # half the chains of setting by setting
+    for row in rows:
+        knobs = row["trace"]["knobs"]
+        mine = alone[(knobs["k"], knobs["answer_reader"], row["qid"])]
+        assert (row["prediction"], row["trace"]["chain"]) == (mine["prediction"], mine["trace"]["chain"])
+        assert row["cost"]["lm_calls"] == mine["cost"]["lm_calls"]  # the chain's cost is counted in each row
+    assert result.chosen["answer_reader"] in ("direct", "cot")

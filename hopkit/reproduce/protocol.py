@@ -29,9 +29,6 @@ from hopkit.reproduce.grids import paper_grid
 
 TEST_METRICS = ("em", "f1", "cover_em", "recall@15")
 PROFILE = "paper"
-# methods whose prompt at a larger K holds the prompt at a smaller one (the top K paragraphs, then the question): the
-# grid is answered question by question over K, so the LM re-reads only the paragraphs each larger K adds
-NESTED_K = ("oner", "oner-cot")
 
 
 @dataclass(frozen=True)
@@ -109,12 +106,16 @@ def _tune(request: ReproduceRequest, grid: dict[str, list[Any]], train: Dataset 
           retriever: Any, reader: Any, prompt_set: int, say: Callable[[str], None]):
     from hopkit.optimize.runner import (DemoSettings, OptimizeRequest, PruningSettings, Splits, StudyPlace,
                                         grid_points, optimize)
+    from hopkit.optimize.objective import Objective
     from hopkit.optimize.study import sqlite_url
+    from hopkit.reproduce.shared_work import answer_shared
 
     folder = request.folder / f"tune-{prompt_set}"
     metric = get_metric(request.metric)
-    if set(grid) == {"k"} and request.method in NESTED_K:
-        _answer_question_by_question(request, grid["k"], train, tune, retriever, reader, folder, metric, say)
+    if request.pruner == "none":  # every setting answers every question, so the settings can share their work
+        logs = Objective(build=lambda knobs: None, space={}, dev=tune, metric=metric, log_dir=folder / "settings")
+        answer_shared(request.method, grid, train, tune, retriever, metric, logs.log_for, PROFILE,
+                      progress=request.progress, say=say)
     say(f"prompt set {prompt_set}: tuning {', '.join(f'{k} in {v}' for k, v in grid.items())} "
         f"({grid_points(grid)} settings) on {len(tune)} tune questions ...")
     result = optimize(OptimizeRequest(
@@ -125,21 +126,6 @@ def _tune(request: ReproduceRequest, grid: dict[str, list[Any]], train: Dataset 
     settings = {json.dumps(point["params"], sort_keys=True): point["metric"] for point in result.cost_front}
     say(f"chosen on tune: {result.knobs} ({request.metric} {100 * result.best_value:.1f})")
     return result.knobs, result.best_value, settings
-
-
-def _answer_question_by_question(request: ReproduceRequest, ks: list[int], train: Dataset | None, tune: list,
-                                 retriever: Any, reader: Any, folder: Path, metric: Any,
-                                 say: Callable[[str], None]) -> None:
-    """Every K's rows on the tune split, in the per-setting logs the study's trials read (so they find them
-    answered), written question by question over ascending K (hopkit/evaluation/sweep.py)."""
-    from hopkit.evaluation.sweep import sweep
-    from hopkit.optimize.objective import Objective
-
-    logs_of = Objective(build=lambda knobs: None, space={}, dev=tune, metric=metric, log_dir=folder / "settings")
-    ks = sorted(ks)
-    programs = {k: build_program(request.method, retriever, reader, train, profile=PROFILE, k=k) for k in ks}
-    say(f"answering the {len(tune)} tune questions with every K in {ks}, question by question ...")
-    sweep(programs, tune, [metric], {k: logs_of.log_for({"k": k}) for k in ks}, progress=request.progress)
 
 
 def _test(request: ReproduceRequest, chosen: dict[str, Any], tune_score: float | None, settings: dict[str, float],

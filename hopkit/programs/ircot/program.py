@@ -7,6 +7,7 @@ far, and lets it continue the chain; only the first sentence it writes is kept (
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any, Literal
 
 import dspy
@@ -57,6 +58,16 @@ class _Collection:
         return added
 
 
+@dataclass(frozen=True)
+class Collected:
+    """What IRCoT's retrieval phase leaves for its reader: the paragraphs, the chain, its steps and why it stopped."""
+
+    collection: _Collection
+    sentences: list[str]
+    steps: list[dict]
+    stop: str
+
+
 def _usage_now() -> tuple[int, int, int]:
     usage = current_usage()
     return (usage.lm_calls, usage.prompt_tokens, usage.completion_tokens) if usage else (0, 0, 0)
@@ -93,6 +104,11 @@ class IRCoT(KnobbedProgram):
                 demos.reason, demos.cot_reader, demos.direct_reader)
 
     def forward(self, question: str) -> dspy.Prediction:
+        return self.read(question, self.collect(question))
+
+    def collect(self, question: str) -> Collected:
+        """The interleaved chain and the paragraphs it collected; the reader does not take part, so one chain serves
+        every reader at the same retrieval knobs (the reproduce grid reads it with both, hopkit/reproduce/)."""
         knobs = self.knobs
         collection = _Collection(knobs.cap, knobs.paragraph_words)
         retrieved_for: dict[str, list[Passage]] = {}  # per-question cache: a repeated query is not re-run
@@ -119,12 +135,15 @@ class IRCoT(KnobbedProgram):
             record["query"] = record["sentence"]
             record["added"] = retrieve(record["sentence"])
             record["retrieved"] = [p.pid for p in retrieved_for[record["sentence"]]]
-        stop = stop or "max_steps"
-        answer, reader_trace = self._answer(question, collection, sentences)
-        pids = [p.pid for p in collection.passages]
+        return Collected(collection, sentences, steps, stop or "max_steps")
+
+    def read(self, question: str, collected: Collected) -> dspy.Prediction:
+        """The separate reader on a collected chain, and the prediction with its trace."""
+        answer, reader_trace = self._answer(question, collected.collection, collected.sentences)
+        pids = [p.pid for p in collected.collection.passages]
         trace = {"method": "ircot", "profile": self.profile, "stands_in": stand_ins("ircot", self.profile),
-                 "knobs": dict(knobs), "reader": self.reader_mode, "stop": stop,
-                 "steps": steps, "chain": sentences, "reader_output": reader_trace}
+                 "knobs": dict(self.knobs), "reader": self.reader_mode, "stop": collected.stop,
+                 "steps": collected.steps, "chain": collected.sentences, "reader_output": reader_trace}
         return hop_prediction(answer, citations=pids, retrieved=pids, trace=trace)
 
     def _reason_step(self, step: int, question: str, collection: _Collection,
