@@ -193,3 +193,31 @@ def test_ircots_grid_runs_each_chain_once_and_reads_it_with_both_readers(tmp_pat
         assert (row["prediction"], row["trace"]["chain"]) == (mine["prediction"], mine["trace"]["chain"])
         assert row["cost"]["lm_calls"] == mine["cost"]["lm_calls"]  # the chain's cost is counted in each row
     assert result.chosen["answer_reader"] in ("direct", "cot")
+
+
+def test_ircots_reader_is_chosen_on_the_first_tune_split_and_held_on_the_next(tmp_path):
+    from hopkit.reproduce.protocol import chosen_in
+
+    dspy.configure(lm=AccountedLM("local/deep", engine=DeepReadingEngine(), cache=False))
+    first = ReproduceRequest(method="ircot", tune="musique:dev[1-2]", test="musique:dev[3-3]",
+                             folder=tmp_path / "ircot-musique", progress=False)
+    reproduce(first, _load, lambda dataset: TableRetriever(), None, None, say=lambda text: None)
+    reader = chosen_in(tmp_path / "ircot-musique", "answer_reader")
+    second = ReproduceRequest(method="ircot", tune="2wiki:dev[1-2]", test="2wiki:dev[3-3]",
+                              folder=tmp_path / "ircot-2wiki", progress=False, fixed={"answer_reader": reader},
+                              fixed_from=str(tmp_path / "ircot-musique"))
+    [result] = reproduce(second, _load, lambda dataset: TableRetriever(), None, None, say=lambda text: None)
+    record = json.loads((tmp_path / "ircot-2wiki" / "reproduce.json").read_text())
+    assert record["grid"] == {"k": [2, 4, 6, 8]} and result.chosen["answer_reader"] == reader
+    rows = [json.loads(line) for path in (tmp_path / "ircot-2wiki" / "tune-0" / "settings").glob("*.jsonl")
+            for line in path.read_text().splitlines()]
+    assert len(rows) == 8 and {row["trace"]["knobs"]["answer_reader"] for row in rows} == {reader}
+    cell = next(line for line in reproduce_table(read_studies([tmp_path]), samples=200).splitlines()
+                if line.startswith("| ircot |"))
+    assert f"answer_reader={reader}" in cell and "(answer_reader held from ircot-musique's tune)" in cell
+    with pytest.raises(InputError, match="not in the oner grid"):
+        reproduce(
+            ReproduceRequest(method="oner", tune="tiny[1-2]", test="tiny[3-3]", folder=tmp_path / "x",
+                             fixed={"answer_reader": "cot"}), _load, lambda d: TableRetriever(), None, None)
+    with pytest.raises(InputError, match="holds no reproduce.json"):
+        chosen_in(tmp_path / "nothing", "answer_reader")

@@ -32,6 +32,9 @@ def add_parsers(verbs: argparse._SubParsersAction) -> None:
                         help="paper: IRCoT's K x reader with M fixed, OneR's K; wide: IRCoT's M in {1, 2, 3} too")
     parser.add_argument("--pruner", default="none", choices=["none", "median", "halving"],
                         help="none (default): every grid point answers every tune question, as the paper")
+    parser.add_argument("--reader-from", type=Path, default=None, metavar="STUDY",
+                        help="IRCoT: hold the reader (Direct or CoT) that STUDY's tune split chose, as the paper picks "
+                             "it once per model on its first dataset; the grid then tunes K alone")
     parser.add_argument("--prompt-sets", type=int, default=1, metavar="N",
                         help="repeat with N samples of the demonstrations and report mean and deviation (IRCoT: 3)")
     parser.add_argument("--out", type=Path, default=None, help="study folder (default runs/reproduce/METHOD-DATASET)")
@@ -55,6 +58,7 @@ def cmd_reproduce(args: argparse.Namespace) -> None:
     from hopkit.programs.registry import get_method
     from hopkit.reader.loading import open_reader
     from hopkit.reproduce import ReproduceRequest, paper_grid, reproduce
+    from hopkit.reproduce.protocol import chosen_in
 
     apply_study_file(args, required=("method", "test"))
     method = get_method(args.method)
@@ -67,9 +71,11 @@ def cmd_reproduce(args: argparse.Namespace) -> None:
     configure_lm(args)
     record = {"lm": args.lm, "retriever": args.retriever, "reader": args.reader if method.needs_reader else None,
               "demos_from": demos_from, "max_tokens": args.max_tokens}
+    fixed = {"answer_reader": chosen_in(args.reader_from, "answer_reader")} if args.reader_from else {}
     request = ReproduceRequest(method=args.method, test=args.test, folder=folder, tune=args.tune,
                                wide=args.grid == "wide", pruner=args.pruner, prompt_sets=args.prompt_sets,
-                               threads=args.threads, progress=not args.quiet, record=record)
+                               threads=args.threads, progress=not args.quiet, record=record, fixed=fixed,
+                               fixed_from=str(args.reader_from) if args.reader_from else None)
 
     def retriever_for(dataset):
         retriever = load_retriever(args, dataset)

@@ -44,6 +44,10 @@ class ReproduceRequest:
     threads: int = 1
     progress: bool = True
     record: dict[str, Any] = field(default_factory=dict)  # what the caller ran on (LM, retriever, demonstrations)
+    # grid knobs held at a value chosen elsewhere: IRCoT picks its reader once per model, on the first dataset's tune
+    # split, and holds it for the others (``fixed_from`` names that study)
+    fixed: dict[str, Any] = field(default_factory=dict)
+    fixed_from: str | None = None
 
 
 @dataclass
@@ -62,7 +66,7 @@ def reproduce(request: ReproduceRequest, load: Callable[[str], Dataset], retriev
     """Run the protocol; ``retriever_for`` opens the retriever over a split's corpus (the tune and test sets may
     have their own corpora), ``train`` gives the demonstrations (None: zero-shot, recorded)."""
     method = get_method(request.method)
-    grid = paper_grid(request.method, request.wide)
+    grid = held_grid(paper_grid(request.method, request.wide), request.fixed, request.method)
     if grid and not request.tune:
         raise InputError(f"{request.method} tunes {', '.join(grid)} on a tune split as its paper does: give --tune "
                          "SPEC[A-B]")
@@ -92,6 +96,27 @@ def reproduce(request: ReproduceRequest, load: Callable[[str], Dataset], retriev
     return results
 
 
+def held_grid(grid: dict[str, list[Any]], fixed: dict[str, Any], method: str) -> dict[str, list[Any]]:
+    """The grid without the knobs held fixed; only a knob the grid searches can be held."""
+    outside = sorted(set(fixed) - set(grid))
+    if outside:
+        raise InputError(f"{', '.join(outside)} is not in the {method} grid ({', '.join(grid) or 'none'}): only a "
+                         "knob the paper tunes can be held at a value chosen elsewhere")
+    return {name: values for name, values in grid.items() if name not in fixed}
+
+
+def chosen_in(study: Path, knob: str) -> Any:
+    """The value a finished study's tune split chose for a knob (its prompt set 0), to hold in another study."""
+    record = study / "reproduce.json"
+    if not record.is_file():
+        raise InputError(f"{study} holds no reproduce.json: finish that study's tune split first (hopkit reproduce "
+                         f"--out {study})")
+    chosen = (json.loads(record.read_text()).get("prompt_sets") or [{}])[0].get("chosen") or {}
+    if knob not in chosen:
+        raise InputError(f"{record} chose no {knob}: its grid did not search it")
+    return chosen[knob]
+
+
 def demonstration_sample(train: Dataset | None, prompt_set: int) -> Dataset | None:
     """Prompt set 0 is the demonstrations as built; set i > 0 builds them from the train examples in another
     seeded order, so the builders (which pack in order until their budget is spent) take another sample."""
@@ -115,14 +140,15 @@ def _tune(request: ReproduceRequest, grid: dict[str, list[Any]], train: Dataset 
     if request.pruner == "none":  # every setting answers every question, so the settings can share their work
         logs = Objective(build=lambda knobs: None, space={}, dev=tune, metric=metric, log_dir=folder / "settings")
         answer_shared(request.method, grid, train, tune, retriever, metric, logs.log_for, PROFILE,
-                      progress=request.progress, say=say)
+                      fixed=request.fixed, progress=request.progress, say=say)
     say(f"prompt set {prompt_set}: tuning {', '.join(f'{k} in {v}' for k, v in grid.items())} "
         f"({grid_points(grid)} settings) on {len(tune)} tune questions ...")
     result = optimize(OptimizeRequest(
         method=request.method, metric=metric, splits=Splits(train, tune, tune_name),
         place=StudyPlace(folder, sqlite_url(folder / "study.db"), f"reproduce-{request.method}-{prompt_set}"),
         trials=grid_points(grid), demos=DemoSettings("none"), pruning=PruningSettings(request.pruner),
-        profile=PROFILE, grid=grid, threads=request.threads, progress=request.progress), retriever, reader, say=say)
+        profile=PROFILE, grid=grid, fixed=dict(request.fixed), threads=request.threads, progress=request.progress),
+        retriever, reader, say=say)
     settings = {json.dumps(point["params"], sort_keys=True): point["metric"] for point in result.cost_front}
     say(f"chosen on tune: {result.knobs} ({request.metric} {100 * result.best_value:.1f})")
     return result.knobs, result.best_value, settings
@@ -132,6 +158,7 @@ def _test(request: ReproduceRequest, chosen: dict[str, Any], tune_score: float |
           train: Dataset | None, test: list, retriever: Any, reader: Any, prompt_set: int,
           say: Callable[[str], None]) -> PromptSetResult:
     method = get_method(request.method)
+    chosen = {**request.fixed, **chosen}
     program = build_program(request.method, retriever, reader, train if method.uses_demos else None,
                             profile=PROFILE, **chosen)
     path = request.folder / "test" / f"prompt-set-{prompt_set}.jsonl"
@@ -171,7 +198,8 @@ def write_record(request: ReproduceRequest, grid: dict[str, list[Any]], picked: 
     (``hopkit reproduce-table``) reads it with the test logs."""
     path = request.folder / "reproduce.json"
     path.write_text(json.dumps({
-        "method": request.method, "profile": PROFILE, "grid": grid, "pruner": request.pruner, "metric": request.metric,
+        "method": request.method, "profile": PROFILE, "grid": grid, "fixed": request.fixed,
+        "fixed_from": request.fixed_from, "pruner": request.pruner, "metric": request.metric,
         "tune": request.tune, "tune_n": len(picked["dev"]), "tune_dataset": tune.name if request.tune else None,
         "test": request.test, "test_n": len(picked["test"]), "test_dataset": test.name,
         "prompt_sets": [asdict(r) for r in results], "commit": _commit(), "written": time.strftime("%Y-%m-%d %H:%M"),

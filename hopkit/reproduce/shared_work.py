@@ -35,36 +35,39 @@ SHARED_CHAIN = ("ircot",)  # methods whose grid varies the reader over one chain
 
 def answer_shared(method: str, grid: dict[str, list[Any]], train: Dataset | None, tune: Sequence[dspy.Example],
                   retriever: Any, metric: Metric, logs_for: Callable[[dict[str, Any]], RunLog], profile: str,
-                  progress: bool = True, say: Callable[[str], None] = print) -> bool:
-    """Answer the grid's settings on the tune questions with their work shared; False where the grid shares none."""
+                  fixed: dict[str, Any] | None = None, progress: bool = True,
+                  say: Callable[[str], None] = print) -> bool:
+    """Answer the grid's settings on the tune questions with their work shared; False where the grid shares none.
+    ``fixed`` knobs are held in every setting (and, like the trials' logs, left out of the logs' keys)."""
+    def build(**knobs: Any) -> Any:
+        return build_program(method, retriever, None, train, profile=profile, **(fixed or {}), **knobs)
+
     if method in NESTED_K and set(grid) == {"k"}:
-        _nested_k(method, sorted(grid["k"]), train, tune, retriever, metric, logs_for, profile, progress, say)
+        _nested_k(build, sorted(grid["k"]), tune, metric, logs_for, progress, say)
         return True
     if method in SHARED_CHAIN and len(grid.get("answer_reader", [])) > 1:
-        _shared_chains(method, grid, train, tune, retriever, metric, logs_for, profile, progress, say)
+        _shared_chains(build, grid, tune, metric, logs_for, progress, say)
         return True
     return False
 
 
-def _nested_k(method: str, ks: list[int], train: Dataset | None, tune: Sequence[dspy.Example], retriever: Any,
-              metric: Metric, logs_for: Callable[[dict[str, Any]], RunLog], profile: str, progress: bool,
-              say: Callable[[str], None]) -> None:
+def _nested_k(build: Callable[..., Any], ks: list[int], tune: Sequence[dspy.Example], metric: Metric,
+              logs_for: Callable[[dict[str, Any]], RunLog], progress: bool, say: Callable[[str], None]) -> None:
     from hopkit.evaluation.sweep import sweep
 
-    programs = {k: build_program(method, retriever, None, train, profile=profile, k=k) for k in ks}
+    programs = {k: build(k=k) for k in ks}
     say(f"answering the {len(tune)} tune questions with every K in {ks}, question by question ...")
     sweep(programs, tune, [metric], {k: logs_for({"k": k}) for k in ks}, progress=progress)
 
 
-def _shared_chains(method: str, grid: dict[str, list[Any]], train: Dataset | None, tune: Sequence[dspy.Example],
-                   retriever: Any, metric: Metric, logs_for: Callable[[dict[str, Any]], RunLog], profile: str,
-                   progress: bool, say: Callable[[str], None]) -> None:
+def _shared_chains(build: Callable[..., Any], grid: dict[str, list[Any]], tune: Sequence[dspy.Example],
+                   metric: Metric, logs_for: Callable[[dict[str, Any]], RunLog], progress: bool,
+                   say: Callable[[str], None]) -> None:
     readers = grid["answer_reader"]
     others = {name: values for name, values in grid.items() if name != "answer_reader"}
     groups = [dict(zip(others, values)) for values in itertools.product(*others.values())]
     settings = [({**group, "answer_reader": reader}, i) for i, group in enumerate(groups) for reader in readers]
-    programs = {(i, s["answer_reader"]): build_program(method, retriever, None, train, profile=profile, **s)
-                for s, i in settings}
+    programs = {(i, s["answer_reader"]): build(**s) for s, i in settings}
     logs = {(i, s["answer_reader"]): logs_for(s) for s, i in settings}
     say(f"answering the {len(tune)} tune questions: one chain for each of {len(groups)} retrieval settings, read by "
         f"{' and '.join(readers)} ...")

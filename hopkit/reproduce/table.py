@@ -109,7 +109,9 @@ def _cell(study: Study | None, baseline: Study | None, samples: int) -> str:
     parts = [f"{100 * em:.1f} / {100 * f1:.1f}{spread} (n={n})", f"R {100 * recall:.1f}",
              f"{calls:.1f} calls, {tokens:,.0f} tok"]
     if first.get("chosen"):
-        parts.append(" ".join(f"{k}={v}" for k, v in first["chosen"].items()))
+        held = study.record.get("fixed") or {}
+        parts.append(" ".join(f"{k}={v}" for k, v in first["chosen"].items()) + (
+            f" ({', '.join(held)} held from {Path(study.record['fixed_from']).name}'s tune)" if held else ""))
     if baseline is not None and baseline is not study:
         comparison = compare_runs(baseline.rows(), study.rows(), ["f1", "recall@15"], samples)
         for d, label in zip(comparison.differences, ("ΔF1", "ΔR")):
