@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 
 from hopkit.cli.components import (
@@ -111,6 +112,16 @@ def add_bench_parser(verbs: argparse._SubParsersAction) -> None:
     parser.add_argument("--out", type=Path, default=None, help="JSON of finished modes; a rerun skips them")
     parser.set_defaults(run=cmd_bench_demos)
 
+    build = verbs.add_parser("bench-lm", help="the installed llama.cpp build on this CPU: the instruction sets it "
+                                              "uses, prompt and generation tokens a second")
+    build.add_argument("--model", default="qwen1.5b", help="a model pack name or a GGUF file")
+    build.add_argument("--prompt-tokens", type=int, default=1024)
+    build.add_argument("--generate", type=int, default=64, help="decode steps timed after the prompt")
+    build.add_argument("--repeats", type=int, default=2, help="runs; each figure is their median")
+    build.add_argument("--threads", type=int, default=None, help="default: every core")
+    build.add_argument("--out", type=Path, default=None, help="also write the figures as JSON")
+    build.set_defaults(run=cmd_bench_lm)
+
 
 def cmd_bench_demos(args: argparse.Namespace) -> None:
     from hopkit.errors import InputError
@@ -128,3 +139,19 @@ def cmd_bench_demos(args: argparse.Namespace) -> None:
     except RuntimeError as error:
         raise InputError(str(error)) from None
     print(format_bench(results))
+
+
+def cmd_bench_lm(args: argparse.Namespace) -> None:
+    import json
+
+    from hopkit.errors import InputError
+    from hopkit.lm.build_check import bench_build, format_bench
+    from hopkit.lm.model_packs import resolve_model_file
+
+    if args.prompt_tokens < 16 or args.generate < 1 or args.repeats < 1:
+        raise InputError("--prompt-tokens must be at least 16, --generate and --repeats at least 1")
+    result = bench_build(resolve_model_file(args.model), args.prompt_tokens, args.generate, args.repeats,
+                         args.threads, say=lambda text: print(text, file=sys.stderr))
+    print(format_bench(result))
+    if args.out:
+        args.out.write_text(json.dumps(result.to_dict(), indent=2))

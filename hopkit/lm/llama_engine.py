@@ -23,6 +23,17 @@ def _system_text(system: Any) -> str | None:
     return system if isinstance(system, str) else "".join(getattr(p, "text", "") or "" for p in system)
 
 
+def refuse_foreign_build() -> None:
+    """A llama.cpp build that uses instructions this CPU lacks (a native wheel built on another machine) would die
+    with an illegal instruction at the first call: it is refused here in one line (hopkit/lm/build_check.py)."""
+    from hopkit.lm.build_check import build_features, cpu_flags, missing_on_this_cpu, system_info
+
+    missing = missing_on_this_cpu(build_features(system_info()), cpu_flags())
+    if missing:
+        raise MissingArtifactError(f"the installed llama-cpp-python was built for a CPU with {', '.join(missing)}, "
+                                   "which this one lacks: rebuild it here with `bash scripts/install.sh --rebuild-lm`")
+
+
 def default_prefix_cache_bytes() -> int:
     """A quarter of the machine's memory, at most 6 GiB. A saved state of a few-shot prompt holds its KV cells and a
     copy of the logits buffer (about half a GB for a 1.5B model at 8k tokens), and every call saves one: each
@@ -73,6 +84,7 @@ class LlamaCppEngine:
             except ImportError as error:
                 raise MissingArtifactError(
                     "the offline LM needs llama-cpp-python: pip install 'hopkit[local]'") from error
+            refuse_foreign_build()
             try:
                 self._contexts[scoring] = Llama(
                     model_path=self.model_path, n_ctx=self.score_ctx if scoring else self.n_ctx,
