@@ -1,10 +1,11 @@
 """What the installed llama.cpp build does on this CPU: the instruction sets it was compiled for against those the
 CPU has, and its prompt and generation speed (``hopkit bench-lm``).
 
-A portable build (``GGML_NATIVE=OFF``) runs AVX2 code on a CPU with AVX-512 and VNNI; a native build uses them, and
-a native wheel carried to an older CPU dies with an illegal instruction. ``scripts/install.sh`` therefore builds for
-the machine it runs on and never takes a cached wheel, and ``missing_on_this_cpu`` turns a wheel that travelled
-into one line instead of a crash (docs/results.md has the measured difference).
+A portable build (``GGML_NATIVE=OFF`` alone) runs AVX2 code on a CPU with AVX-512 and VNNI; a build for the CPU
+uses them, and such a wheel carried to an older CPU dies with an illegal instruction. ``scripts/install.sh`` therefore
+builds for the machine it runs on (scripts/llama_cmake_args.sh) and never takes a cached wheel, and
+``missing_on_this_cpu`` turns a wheel that travelled into one line instead of a crash (docs/results.md has the
+measured difference).
 """
 
 from __future__ import annotations
