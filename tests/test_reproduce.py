@@ -221,3 +221,26 @@ def test_ircots_reader_is_chosen_on_the_first_tune_split_and_held_on_the_next(tm
                              fixed={"answer_reader": "cot"}), _load, lambda d: TableRetriever(), None, None)
     with pytest.raises(InputError, match="holds no reproduce.json"):
         chosen_in(tmp_path / "nothing", "answer_reader")
+
+
+def test_the_grid_benchmark_times_the_grid_setting_by_setting_and_shared(monkeypatch, hopkit_home):
+    from hopkit.reproduce import grid_bench
+
+    class Engine(FieldEchoEngine):
+        prompt_eval_tokens, prompt_eval_seconds = 0, 0.0
+
+        def complete(self, request):
+            Engine.prompt_eval_tokens += 100
+            return super().complete(request)
+
+    monkeypatch.setattr("hopkit.lm.factory.make_lm", lambda spec: AccountedLM("local/e", engine=Engine(), cache=False))
+    request = grid_bench.GridBenchRequest("ircot", "bundled:dev", "bundled:train", n=2)
+    results = {}
+    for mode in grid_bench.MODES:  # each in a fresh engine, as each runs in its own process
+        Engine.prompt_eval_tokens = 0
+        results[mode] = grid_bench.run_mode(request, mode)
+    before, after = results["setting-by-setting"], results["shared"]
+    assert (before["settings"], before["questions"]) == (8, 2) and before["answers"] == after["answers"]
+    assert 0 < after["prompt_tokens_evaluated"] < before["prompt_tokens_evaluated"]  # the chains ran once per K
+    table = grid_bench.format_bench(results)
+    assert "| shared | 2 | 8 |" in table and "the same answer in 16 of 16 rows" in table

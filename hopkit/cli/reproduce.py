@@ -112,6 +112,17 @@ def add_bench_parser(verbs: argparse._SubParsersAction) -> None:
     parser.add_argument("--out", type=Path, default=None, help="JSON of finished modes; a rerun skips them")
     parser.set_defaults(run=cmd_bench_demos)
 
+    grid = verbs.add_parser("bench-grid", help="what a paper's tuning grid costs: setting by setting against its "
+                                               "settings sharing work (OneR's nested K, IRCoT's one chain per K)")
+    grid.add_argument("method", choices=["oner", "ircot"])
+    grid.add_argument("--dataset", required=True, help="tune questions, e.g. 'musique:validation@dev100.jsonl' (the "
+                                                       "first N are used; a BM25 index is built if missing)")
+    grid.add_argument("--demos-from", required=True, help="the paper's demonstrations, e.g. ircot-demos:/path/musique.txt")
+    grid.add_argument("--n", type=int, default=5)
+    grid.add_argument("--lm", default="local:qwen1.5b")
+    grid.add_argument("--out", type=Path, default=None, help="JSON of finished modes; a rerun skips them")
+    grid.set_defaults(run=cmd_bench_grid)
+
     build = verbs.add_parser("bench-lm", help="the installed llama.cpp build on this CPU: the instruction sets it "
                                               "uses, prompt and generation tokens a second")
     build.add_argument("--model", default="qwen1.5b", help="a model pack name or a GGUF file")
@@ -155,3 +166,17 @@ def cmd_bench_lm(args: argparse.Namespace) -> None:
     print(format_bench(result))
     if args.out:
         args.out.write_text(json.dumps(result.to_dict(), indent=2))
+
+
+def cmd_bench_grid(args: argparse.Namespace) -> None:
+    from hopkit.errors import InputError
+    from hopkit.reproduce.grid_bench import GridBenchRequest, bench, format_bench
+
+    if args.n < 1:
+        raise InputError("--n must be at least 1")
+    request = GridBenchRequest(args.method, args.dataset, args.demos_from, args.n, args.lm)
+    try:
+        results = bench(request, args.out, say=lambda text: print(text, file=sys.stderr))
+    except RuntimeError as error:
+        raise InputError(str(error)) from None
+    print(format_bench(results))

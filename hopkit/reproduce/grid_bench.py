@@ -1,0 +1,123 @@
+"""What a paper's tuning grid costs on the offline LM, with and without its settings sharing work (``hopkit
+bench-grid``): the same tune questions answered setting by setting, as the trials alone would, and shared (OneR's
+nested K, IRCoT's one chain for both readers; hopkit/reproduce/shared_work.py). Each mode runs in its own process
+(a fresh model, DSPy's answer cache off), so the figures are the engine's own counts.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+MODES = ("setting-by-setting", "shared")
+TARGET = 0.5  # the shared grid's seconds at most this share of setting by setting's
+
+
+@dataclass(frozen=True)
+class GridBenchRequest:
+    method: str
+    dataset: str
+    demos_from: str
+    n: int = 5
+    lm: str = "local:qwen1.5b"
+
+
+def run_mode(request: GridBenchRequest, mode: str) -> dict:
+    """One mode in this process: seconds and prompt tokens evaluated, and each row's answer by setting."""
+    import dspy
+
+    from hopkit.data.registry import load_dataset_spec
+    from hopkit.evaluation.harness import evaluate
+    from hopkit.evaluation.metrics import get_metric
+    from hopkit.evaluation.run_log import RunLog
+    from hopkit.lm.factory import LMSpec, make_lm
+    from hopkit.optimize.objective import setting_key
+    from hopkit.paths import default_index_path
+    from hopkit.programs.demo_source import load_demonstrations
+    from hopkit.programs.registry import build_program
+    from hopkit.reproduce.grids import paper_grid
+    from hopkit.reproduce.shared_work import answer_shared
+    from hopkit.retrieval.bm25 import BM25Retriever
+    from hopkit.retrieval.loading import load_index
+
+    lm = make_lm(LMSpec(model=request.lm, cache=False))
+    dspy.configure(lm=lm)
+    dataset = load_dataset_spec(request.dataset)
+    index = default_index_path(dataset.corpus_name, "bm25")
+    if not (index / "hopkit-index.json").is_file():
+        BM25Retriever(dataset.corpus).save(index)
+    retriever = load_index(index)
+    train, _ = load_demonstrations(request.demos_from, dataset.name, request.method, "paper")
+    grid = paper_grid(request.method)
+    settings = [dict(zip(grid, values)) for values in itertools.product(*grid.values())]
+    questions = dataset.examples[: request.n]
+    metric = get_metric("f1")
+    folder = Path(tempfile.mkdtemp())
+
+    def log_for(knobs: dict) -> RunLog:
+        return RunLog(folder / f"setting-{setting_key(knobs)}.jsonl", {"knobs": knobs})
+
+    start = time.perf_counter()
+    if mode == "shared":
+        answer_shared(request.method, grid, train, questions, retriever, metric, log_for, "paper", progress=False,
+                      say=lambda text: None)
+    else:
+        for knobs in settings:
+            program = build_program(request.method, retriever, None, train, profile="paper", **knobs)
+            evaluate(program, questions, [metric], log_for(knobs), progress=False)
+    seconds = time.perf_counter() - start
+    answers = {json.dumps(knobs, sort_keys=True): {row["qid"]: row["prediction"]["answer"]
+                                                   for row in log_for(knobs).rows} for knobs in settings}
+    return {"mode": mode, "method": request.method, "questions": len(questions), "settings": len(settings),
+            "seconds_per_question": seconds / max(len(questions), 1), "seconds": seconds,
+            "prompt_tokens_evaluated": lm.engine.prompt_eval_tokens,
+            "prompt_eval_seconds": lm.engine.prompt_eval_seconds, "answers": answers}
+
+
+def bench(request: GridBenchRequest, out: Path | None, say=print) -> dict[str, dict]:
+    """Each mode in a child process; finished modes are kept in ``out`` and not run again."""
+    done = json.loads(out.read_text()) if out and out.is_file() else {}
+    for mode in MODES:
+        if mode in done:
+            say(f"{mode}: measured already ({out})")
+            continue
+        say(f"{mode}: the {request.method} grid on {request.n} questions in a fresh process ...")
+        child = [sys.executable, "-m", "hopkit.reproduce.grid_bench", json.dumps(asdict(request)), mode]
+        proc = subprocess.run(child, env=dict(os.environ), capture_output=True, text=True)
+        if proc.returncode:
+            raise RuntimeError(f"mode {mode} failed: {proc.stderr.strip()[-1500:]}")
+        done[mode] = json.loads(proc.stdout.strip().splitlines()[-1])
+        if out:
+            out.parent.mkdir(parents=True, exist_ok=True)
+            out.write_text(json.dumps(done, indent=1))
+    return done
+
+
+def format_bench(results: dict[str, dict]) -> str:
+    lines = ["| mode | questions | settings | s / question (whole grid) | prompt tokens evaluated | prompt-eval s |",
+             "|---|---|---|---|---|---|"]
+    for mode in MODES:
+        if mode in results:
+            r = results[mode]
+            lines.append(f"| {mode} | {r['questions']} | {r['settings']} | {r['seconds_per_question']:.1f} | "
+                         f"{r['prompt_tokens_evaluated']:,} | {r['prompt_eval_seconds']:.1f} |")
+    if all(mode in results for mode in MODES):
+        before, after = results["setting-by-setting"], results["shared"]
+        ratio = after["seconds"] / before["seconds"] if before["seconds"] else float("nan")
+        same = sum(after["answers"].get(s, {}).get(q) == a for s, rows in before["answers"].items()
+                   for q, a in rows.items())
+        total = sum(len(rows) for rows in before["answers"].values())
+        lines.append(f"shared / setting by setting, seconds: {ratio:.2f} (target <= {TARGET}: "
+                     f"{'met' if ratio <= TARGET else 'not met'}); the same answer in {same} of {total} rows")
+    return "\n".join(lines)
+
+
+if __name__ == "__main__":  # a child: one mode
+    print(json.dumps(run_mode(GridBenchRequest(**json.loads(sys.argv[1])), sys.argv[2])))
