@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 import dspy
 
@@ -33,6 +34,16 @@ class Task:
         if self.right_metric is None or self.right_metric not in metrics:
             return None
         return float(metrics[self.right_metric]) >= 1.0
+
+    def own_kind(self, example: Any) -> bool:
+        """Whether a training example is of this task's kind: its answer reads in the task's form (a claim's label, a
+        yes/no), or its question is a slot; every example is a multi-hop or long-form one's."""
+        if self.canonical is not None:
+            answers = getattr(example, "answers", None) or [""]
+            return self.canonical(str(answers[0])) is not None
+        if self.name == "slot-filling":
+            return "[SEP]" in str(getattr(example, "question", ""))
+        return True
 
     def finish(self, answer: str) -> str:
         """The answer in the task's form; an answer with no reading stays as it was (and scores as wrong)."""

@@ -101,3 +101,33 @@ def test_a_paper_run_on_a_dataset_with_no_train_split_asks_for_demonstrations_in
         demos.load_demonstrations("auto", dataset, "ircot", "paper")
     assert demos.load_demonstrations("none", dataset, "ircot", "paper") == (None, "none")  # asked for: recorded
     assert demos.load_demonstrations("auto", dataset, "ircot", "hopkit") == (None, "none")  # hopkit: zero-shot
+
+
+class _NoReader:
+    def read(self, question, passages):
+        return None
+
+
+def test_searchain_shows_the_papers_two_examples_each_of_another_question(train):
+    program = build_program("searchain", NoRetriever(), _NoReader(), train=train, profile="paper")
+    demos = program.plan.demos
+    assert len(demos) == 2 and len({d.question for d in demos}) == 2
+    assert [bool(d.feedback) for d in demos] == [False, True]  # a first round, then a later round
+    hopkit = build_program("searchain", NoRetriever(), _NoReader(), train=train, profile="hopkit")
+    assert len(hopkit.plan.demos) == 3  # hopkit's extra first round
+
+
+def test_searchain_checks_claims_with_four_claim_examples_as_its_paper(hopkit_home):
+    from hopkit.tasks import get_task
+
+    mixed = load_dataset_spec("bundled:fact-check:train+bundled:train")
+    program = build_program("searchain", NoRetriever(), _NoReader(), train=mixed, profile="paper",
+                            task=get_task("fact-check")).program
+    demos = program.plan.demos
+    assert program.knobs.plan_shots == 4 and len(demos) == 4 and len({d.question for d in demos}) == 4
+    finished = [d for d in demos if d.feedback]
+    assert finished and all(d.final_answer in ("SUPPORTS", "REFUTES") for d in finished)
+    assert all(d.question.rstrip().endswith(".") for d in demos)  # claims, not questions
+    qa = build_program("searchain", NoRetriever(), _NoReader(), train=mixed, profile="paper",
+                       task=get_task("multihop-qa"))
+    assert len(qa.plan.demos) == 2

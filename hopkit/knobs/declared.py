@@ -141,6 +141,10 @@ KNOBS: dict[str, dict[str, Knob]] = {
                            paper="skip", addition=True,
                            label="repeated queries re-judged",
                            origin=why("a repeated correction can spend every round", "duplicates")),
+        "plan_shots": Knob("plan_shots", 2, "Chain-of-Query demonstrations, first and later rounds in turn, each of "
+                           "another question of the task's kind (the paper: 2; 4 for fact checking, and 6 for "
+                           "StrategyQA without IR, set by the task)", 1, 6, 1, builds_demos=True,
+                           origin="SearChain Table 8"),
         "extra_plan_demo": Knob("extra_plan_demo", True, "a third Chain-of-Query demonstration, a second question's "
                                 "first round beside one first round and one later round; off: the paper's 2 examples",
                                 choices=(True, False), builds_demos=True, paper=False, addition=True,

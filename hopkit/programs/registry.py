@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import dspy
@@ -108,7 +108,7 @@ def build_program(name: str, retriever: Retriever | None = None, reader: Reader 
         raise InputError(f"method {name!r} needs a retriever")
     if method.needs_reader and reader is None:
         raise InputError(f"method {name!r} needs a reader")
-    program = method.build(retriever, reader, train, profile=profile, **checked)
+    program = method.build(retriever, reader, of_task_kind(train, task) if task else train, profile=profile, **checked)
     for predictor_name, predictor in program.named_predictors() if state else ():
         saved = state.get(predictor_name)
         theirs = [f.get("prefix", "") for f in (saved or {}).get("signature", {}).get("fields", [])]
@@ -116,6 +116,15 @@ def build_program(name: str, retriever: Retriever | None = None, reader: Reader 
         if saved and (not theirs or theirs == mine):
             predictor.load_state(saved)
     return apply_task(program, task) if task else program
+
+
+def of_task_kind(train: Dataset | None, task: Task) -> Dataset | None:
+    """The training examples of the task's own kind, where there are any (a fact-checking run shows claims, not the
+    multi-hop questions a mixed source adds for shapes it lacks); else all of them."""
+    if train is None:
+        return None
+    own = [example for example in train.examples if task.own_kind(example)]
+    return replace(train, examples=own) if own and len(own) < len(train.examples) else train
 
 
 def task_knobs(method: str, task: Task, knobs: dict) -> dict:
@@ -130,7 +139,15 @@ def task_knobs(method: str, task: Task, knobs: dict) -> dict:
                          if name in declared})
     if task.name != DEFAULT_TASK:  # a claim "A or B ..." has a label, not an option
         defaults.update({name: False for name in ("option_check", "date_comparison") if name in declared})
+    shots = PLAN_SHOTS.get((method, task.name), PLAN_SHOTS.get(("*", task.name)))
+    if "plan_shots" in declared and shots:
+        defaults["plan_shots"] = shots
     return {**defaults, **knobs}
+
+
+# SearChain's Table 8: Chain-of-Query examples per task where it shows other than two (FEVER: 4; StrategyQA, a yes/no
+# task, 6 without IR)
+PLAN_SHOTS = {("*", "fact-check"): 4, ("searchain-noir", "yes-no"): 6}
 
 
 def check_knobs(name: str, knobs: dict[str, Any]) -> dict[str, Any]:

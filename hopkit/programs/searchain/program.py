@@ -87,7 +87,8 @@ class SearChain(KnobbedProgram):
         self.plan = dspy.Predict(field_as_asked(ChainOfQuery, "final_answer", knobs))
         self.trace_answer = dspy.Predict(field_as_asked(TraceWithReferences, "answer", knobs))
         if train is not None:
-            demos = build_chain_demos(train.examples, train.corpus, extra_demo=knobs.extra_plan_demo)
+            demos = build_chain_demos(train.examples, train.corpus, extra_demo=knobs.extra_plan_demo,
+                                      shots=knobs.plan_shots)
         if demos:
             self.plan.demos = list(demos)
 
