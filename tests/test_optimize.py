@@ -37,7 +37,8 @@ def test_a_demos_study_leaves_out_knobs_that_only_shape_the_built_demonstrations
     assert set(search_space("ircot", compiled_demos=True)) == set(KNOBS["ircot"]) - {
         "m_distractors", "balance_openings", "demo_budget", "max_demos"}
     assert set(search_space("tor", compiled_demos=True)) == set(KNOBS["tor"]) - {"extra_demo", "shots"}
-    assert set(search_space("searchain", compiled_demos=True)) == set(KNOBS["searchain"]) - {"extra_plan_demo"}
+    assert set(search_space("searchain", compiled_demos=True)) == set(KNOBS["searchain"]) - {
+        "extra_plan_demo", "plan_shots"}
     with pytest.raises(Exception, match="tune them with --demos none"):
         search_space("ircot", only=["k", "m_distractors"], compiled_demos=True)
 
