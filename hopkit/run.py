@@ -14,8 +14,11 @@ import dspy
 from hopkit.data.examples import Dataset
 from hopkit.spec import RunSpec
 
-# a run's mechanics, not its settings: a log resumes under other values of these
-MECHANICS = ("threads", "out")
+# where a run writes: not a setting of the run, so not in its log's metadata
+PLACE = ("out",)
+# a run's mechanics, not its settings: recorded, and a log resumes under other values of these (none changes an
+# answer; a cached answer is keyed by what does)
+MECHANICS = frozenset({"threads", "n", "questions", "lm_timeout", "cache"})
 
 
 @dataclass
@@ -68,7 +71,7 @@ def build(spec: RunSpec, dataset: Dataset | None, configure_lm: Callable[[], obj
 def run_meta(spec: RunSpec, dataset_name: str) -> dict:
     """A run log's metadata: the settings a resume must match, with the spec itself (``hopkit eval --like`` reads it
     back through ``hopkit.spec.from_mapping``, which turns JSON's lists back into the spec's tuples)."""
-    settings = {name: value for name, value in asdict(spec).items() if name not in MECHANICS}
+    settings = {name: value for name, value in asdict(spec).items() if name not in PLACE}
     return {"method": spec.method, "dataset": dataset_name, "dataset_spec": spec.dataset, "lm": spec.lm,
             "api_base": spec.api_base, "knobs": dict(spec.knobs), "profile": spec.profile,
             "retriever": spec.retriever, "max_tokens": spec.max_tokens, "spec": settings,
@@ -105,7 +108,7 @@ def run_eval(spec: RunSpec, api_key: str | None = None, progress: bool = True,
     names = list(spec.metrics) if spec.metrics else task_metrics(built.task, examples)
     metrics = [get_metric(name) for name in names]
     path = Path(spec.out) if spec.out else runs_dir() / slug(dataset.name) / f"{slug(spec.method)}__{slug(spec.lm)}.jsonl"
-    log = RunLog(path, {**meta, **built.recorded()})
+    log = RunLog(path, {**meta, **built.recorded()}, mechanics=MECHANICS)
     wanted = {ex.qid for ex in examples}
     resumed = len(log.done_qids() & wanted)
     if resumed:

@@ -45,6 +45,8 @@ class ScriptedLMHandler(BaseHTTPRequestHandler):
             self.server.calls += 1
         content = "".join(f"[[ ## {name} ## ]]\n{self.server.answer if name == 'answer' else 'A short ' + name + '.'}\n\n"
                           for name in _fields(payload)) + "[[ ## completed ## ]]"
+        if getattr(self.server, "unparsable", False):  # a reply with none of the fields asked for
+            content = "Sorry, I would rather not say."
         body = json.dumps({"id": "x", "object": "chat.completion", "created": int(time.time()),
                            "model": payload.get("model", "scripted"),
                            "choices": [{"index": 0, "message": {"role": "assistant", "content": content},

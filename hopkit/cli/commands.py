@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 import time
 from collections.abc import Callable
 
@@ -218,9 +219,9 @@ def eval_meta(args: argparse.Namespace, dataset_name: str, knobs: dict) -> dict:
     return {**meta, "retriever": args.retriever, **retriever_choice(args)}
 
 
-def cmd_eval(args: argparse.Namespace) -> None:
+def cmd_eval(args: argparse.Namespace) -> int:
     from hopkit.cli.run_spec import eval_spec
-    from hopkit.evaluation.harness import format_report, format_rows
+    from hopkit.evaluation.harness import failed_questions_line, format_report, format_rows
     from hopkit.run import run_eval
 
     spec = eval_spec(args)
@@ -229,6 +230,10 @@ def cmd_eval(args: argparse.Namespace) -> None:
         print(format_rows(run.rows))
     print(format_report(run.report, run.title))
     print(f"rows: {run.path}")
+    if run.report.errors:  # the table stands, but the run is not finished: say so, and how to finish it
+        print(f"hopkit: {failed_questions_line(run.report)}", file=sys.stderr)
+        return 1
+    return 0
 
 
 def cmd_optimize(args: argparse.Namespace) -> None:

@@ -246,14 +246,14 @@ def main(argv: list[str] | None = None) -> int:
 
     args = build_parser().parse_args(argv)
     try:
-        args.run(args)
+        status = args.run(args)
     except HopkitError as error:
         print(f"hopkit: error: {error}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("hopkit: interrupted; finished work is saved, run the same command again to resume", file=sys.stderr)
         return 130
-    return 0
+    return status if isinstance(status, int) else 0
 
 
 if __name__ == "__main__":

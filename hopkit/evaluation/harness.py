@@ -15,6 +15,7 @@ from tqdm import tqdm
 from hopkit.evaluation.metrics import Metric
 from hopkit.evaluation.run_log import RunLog
 from hopkit.evaluation.trace_stats import stats_of
+from hopkit.lm.accounted import dropping_unparsed_answers
 from hopkit.lm.usage import computed_cost, usage_scope
 
 COST_FIELDS = ("lm_calls", "cache_hits", "prompt_tokens", "completion_tokens", "retrievals", "seconds")
@@ -38,11 +39,12 @@ def run_one(program: Callable[..., dspy.Prediction], example: dspy.Example, metr
     """One question, never raising: a failure becomes an error row with zero scores."""
     row = {"qid": example.qid, "question": example.question, "answers": list(example.answers),
            "gold_pids": list(example.gold_pids)}
-    with usage_scope() as usage:
+    with usage_scope() as usage, dropping_unparsed_answers():
         try:
             prediction = program(question=example.question)
             row["error"] = None
         except Exception as error:  # a malformed output or a failed LM call is data, not a crash
+            usage.failed = True  # none of its answers is cached: a rerun asks again
             prediction = dspy.Prediction(answer="", citations=[], retrieved=[], trace={})
             row["error"] = {"type": type(error).__name__, "message": str(error)[:500],
                             "where": traceback.format_exc(limit=3)[-800:]}
@@ -105,6 +107,13 @@ def _answer_pending(program: Callable[..., dspy.Prediction], examples: Sequence[
     finally:
         bar.close()
     pool.shutdown()
+
+
+def failed_questions_line(report: EvalReport) -> str:
+    """One line for a run that recorded failed questions: how many, of which kinds, and how to retry them."""
+    kinds = ", ".join(f"{kind}: {count}" for kind, count in report.errors.most_common())
+    return (f"{sum(report.errors.values())} of {report.n} questions failed ({kinds}); run the same command again "
+            f"to retry only those (they were not cached)")
 
 
 def summarize(rows: list[dict], metrics: Sequence[Metric], path: Path | None = None) -> EvalReport:

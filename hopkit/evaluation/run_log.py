@@ -28,20 +28,35 @@ LABELS = frozenset({"name", "table", "dataset_spec"})
 
 
 class RunLog:
-    def __init__(self, path: Path, meta: dict) -> None:
+    """``mechanics``: fields of the metadata's ``spec`` that do not change an answer (how many questions, threads,
+    the LM's timeout, the cache): a resume may change them, and the metadata then records the new values."""
+
+    def __init__(self, path: Path, meta: dict, mechanics: frozenset[str] = frozenset()) -> None:
         self.path = Path(path)
         self.meta_path = self.path.with_suffix(".meta.json")
+        self.mechanics = mechanics
         self._lock = threading.Lock()
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self._check_meta(meta)
         self.rows = self._read_rows()
+
+    def _settings(self, meta: dict) -> dict:
+        """The metadata a resume must match: labels and the spec's mechanics left out."""
+        kept = {k: v for k, v in meta.items() if k not in LABELS}
+        if isinstance(kept.get("spec"), dict):
+            kept["spec"] = {k: v for k, v in kept["spec"].items() if k not in self.mechanics}
+        return kept
 
     def _check_meta(self, meta: dict) -> None:
         if self.meta_path.exists() and self.path.exists():
             previous = json.loads(self.meta_path.read_text())
             if "profile" in meta and "profile" not in previous:
                 previous["profile"] = "hopkit"  # a log from before profiles ran hopkit's defaults
-            changed = sorted(k for k in (set(previous) | set(meta)) - LABELS if previous.get(k) != meta.get(k))
+            previous, current = self._settings(previous), self._settings(meta)
+            changed = sorted(k for k in set(previous) | set(current) if previous.get(k) != current.get(k))
+            if changed == ["spec"]:  # name the spec's own fields that differ
+                changed = sorted(k for k in set(previous["spec"]) | set(current["spec"])
+                                 if previous["spec"].get(k) != current["spec"].get(k))
             if changed:
                 raise InputError(
                     f"{self.path} holds a run with other settings ({', '.join(changed)}); "

@@ -1,41 +1,94 @@
-"""A dspy.LM that reports every call (tokens, seconds, cache hits) to the active usage scope, and a cache hit's
-cost as it was computed (hopkit.lm.cost_ledger)."""
+"""A dspy.LM that reports every call (tokens, seconds, cache hits) to the active usage scope, a cache hit's cost as
+it was computed (hopkit.lm.cost_ledger), and keeps its own answer cache.
+
+The answer cache is DSPy's store (``dspy.cache``, memory and disk) under hopkit's key, which DSPy's own does not
+give: the key names the endpoint (the server's URL, or the local model file), so a dead or different server is
+never answered from another one's replies. Inside a usage scope (one question of an evaluation) answers are held
+and stored only when the question ends without an error, and an answer DSPy's adapter could not parse is never
+stored, so a rerun asks again instead of replaying the failure (docs/running.md, "The LM cache").
+"""
 
 from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import dspy
+import orjson
+from dspy.utils.callback import BaseCallback
 
 from hopkit.lm.cost_ledger import default_ledger, request_key
 from hopkit.lm.usage import current_usage
 
 _pending = threading.local()
+# never part of a key: the same server answers whoever asks and however long it may take (the endpoint stands
+# for api_base)
+NOT_IN_KEY = ("api_key", "api_base", "base_url", "timeout")
 
 
 class AccountedLM(dspy.LM):
-    """``dspy.LM`` plus accounting; behaves exactly like ``dspy.LM`` otherwise."""
+    """``dspy.LM`` plus accounting and an answer cache that knows its endpoint; behaves like ``dspy.LM`` otherwise.
+
+    ``endpoint`` names where answers come from (default: ``api_base``); ``cache`` turns the answer cache on, and a
+    call's own ``cache=False`` skips it (the reachability check does)."""
+
+    def __init__(self, model: str, *, cache: bool = True, endpoint: str | None = None, **kwargs: Any) -> None:
+        super().__init__(model, cache=False, **kwargs)  # DSPy's cache keys ignore api_base: hopkit keeps its own
+        self.answer_cache = cache
+        self.endpoint = endpoint if endpoint is not None else str(kwargs.get("api_base") or "")
 
     def __call__(self, prompt: Any = None, *, messages: Any = None, **kwargs: Any) -> Any:
+        use_cache = self.answer_cache and kwargs.pop("cache", True)
+        settings = {**self.kwargs, **kwargs}
+        key = request_key(self.model, prompt, messages, settings)
+        answer_key = self.answer_key(prompt, messages, settings) if use_cache else None
+        if answer_key is not None:
+            stored = dspy.cache.get(answer_key)
+            if isinstance(stored, dict) and "outputs" in stored:
+                self._account_hit(key, bool(stored.get("truncated")))
+                return stored["outputs"]
         _pending.entries = []
-        key = request_key(self.model, prompt, messages, {**self.kwargs, **kwargs})
         start = time.perf_counter()
+        outputs = None
         try:
-            return super().__call__(prompt, messages=messages, **kwargs)
+            outputs = super().__call__(prompt, messages=messages, **kwargs)
+            return outputs
         finally:
-            self._account(time.perf_counter() - start, getattr(_pending, "entries", []), key)
+            entries = getattr(_pending, "entries", [])
+            truncated = self._account(time.perf_counter() - start, entries, key)
             _pending.entries = []
+            if answer_key is not None and outputs is not None and _storable(outputs):
+                keep_answer(answer_key, {"outputs": outputs, "truncated": truncated})
+
+    def answer_key(self, prompt: Any, messages: Any, settings: dict[str, Any]) -> dict[str, Any] | None:
+        """The request as hopkit's answer cache keys it, or None where it cannot be keyed (a non-JSON input)."""
+        body = {"hopkit_answer_cache": 1, "endpoint": self.endpoint, "model": self.model, "prompt": prompt,
+                "messages": messages, "settings": {k: v for k, v in settings.items() if k not in NOT_IN_KEY}}
+        try:
+            orjson.dumps(body, option=orjson.OPT_SORT_KEYS)
+        except TypeError:
+            return None
+        return body
 
     def update_history(self, entry: dict) -> None:
         if hasattr(_pending, "entries"):
             _pending.entries.append(entry)
         super().update_history(entry)
 
-    def _account(self, seconds: float, entries: list[dict], key: str) -> None:
-        """Report the call to the usage scope, if any; a computed call's cost is kept in the ledger either way
-        (a question asked before an evaluation, as ``hopkit demo`` does, is replayed in it at its real cost)."""
+    def _account_hit(self, key: str, truncated: bool) -> None:
+        usage = current_usage()
+        if usage is None:
+            return
+        ledger = default_ledger()
+        usage.add_lm_call(0, 0, 0.0, True, ledger.lookup(key) if ledger is not None else None, truncated)
+
+    def _account(self, seconds: float, entries: list[dict], key: str) -> bool:
+        """Report a computed call to the usage scope, if any, and keep its cost in the ledger either way (a question
+        asked before an evaluation, as ``hopkit demo`` does, is replayed in it at its real cost). Returns whether
+        its output stopped at max_tokens."""
         usage = current_usage()
         prompt_tokens = completion_tokens = 0
         cache_hit = False
@@ -45,7 +98,7 @@ class AccountedLM(dspy.LM):
             tokens_in = int(numbers.get("prompt_tokens") or numbers.get("input_tokens") or 0)
             tokens_out = int(numbers.get("completion_tokens") or numbers.get("output_tokens") or 0)
             prompt_tokens, completion_tokens = prompt_tokens + tokens_in, completion_tokens + tokens_out
-            # DSPy 3.4 marks a cached answer only by leaving its usage empty: a real call always has tokens
+            # a response replayed by a cache below this LM (a server's) comes back with no usage
             cache_hit = cache_hit or bool(getattr(entry.get("response"), "cache_hit", False)) or (
                 tokens_in + tokens_out == 0)
         ledger = default_ledger()
@@ -54,9 +107,52 @@ class AccountedLM(dspy.LM):
             computed = ledger.lookup(key)
         elif ledger is not None and entries:
             ledger.record(key, prompt_tokens, completion_tokens, seconds)
-        if usage is None:
-            return
-        usage.add_lm_call(prompt_tokens, completion_tokens, seconds, cache_hit, computed, truncated)
+        if usage is not None:
+            usage.add_lm_call(prompt_tokens, completion_tokens, seconds, cache_hit, computed, truncated)
+        return truncated
+
+
+def keep_answer(answer_key: dict[str, Any], value: dict[str, Any]) -> None:
+    """Store an answer now, or, inside a usage scope, when its question ends without an error."""
+    usage = current_usage()
+    if usage is None:
+        dspy.cache.put(answer_key, value)
+    else:
+        usage.hold_answer(answer_key, value)
+
+
+class _UnparsedAnswers(BaseCallback):
+    """An answer the adapter could not parse is dropped from the question's held answers, so it is asked again."""
+
+    def on_adapter_parse_end(self, call_id: str, outputs: Any, exception: BaseException | None = None) -> None:
+        usage = current_usage()
+        if exception is not None and usage is not None:
+            usage.drop_last_answer()
+
+
+_WATCH = _UnparsedAnswers()
+
+
+@contextmanager
+def dropping_unparsed_answers() -> Iterator[None]:
+    """Within the block, an answer that fails to parse is not stored (the callback joins DSPy's others)."""
+    active = list(dspy.settings.get("callbacks", None) or [])
+    if _WATCH in active:
+        yield
+        return
+    with dspy.context(callbacks=[*active, _WATCH]):
+        yield
+
+
+def _storable(outputs: Any) -> bool:
+    """Plain data only (DSPy's disk cache refuses arbitrary objects): a list of texts or of JSON-like dicts."""
+    if not isinstance(outputs, list):
+        return False
+    try:
+        orjson.dumps(outputs)
+    except TypeError:
+        return False
+    return True
 
 
 def _stopped_at_max_tokens(response: Any) -> bool:

@@ -53,7 +53,7 @@ def make_lm(spec: LMSpec) -> dspy.LM:
         engine = LlamaCppEngine(path, n_ctx=spec.n_ctx, reuse_context=reuse,
                                 **({"prefix_cache_bytes": int(float(cache_mb) * 2**20)} if cache_mb else {}))
         engine.load()
-        return AccountedLM(f"local/{path.stem}", engine=engine, max_tokens=spec.max_tokens,
+        return AccountedLM(f"local/{path.stem}", engine=engine, endpoint=f"local:{path}", max_tokens=spec.max_tokens,
                            temperature=spec.temperature, cache=spec.cache, num_retries=0)
     if "/" not in spec.model:
         raise LMUnavailableError(
@@ -66,9 +66,10 @@ def make_lm(spec: LMSpec) -> dspy.LM:
 
 
 def check_reachable(lm: dspy.LM) -> None:
-    """One tiny call, so an unreachable endpoint fails once, clearly, before a long run starts."""
+    """One tiny call, so an unreachable endpoint fails once, clearly, before a long run starts. It is never answered
+    from the cache: a cached reply would vouch for a server that is gone."""
     try:
-        lm("Reply with the word ok.", max_tokens=2)
+        lm("Reply with the word ok.", max_tokens=2, cache=False)
     except Exception as error:
         reason = str(error).strip().splitlines()[0][:200] if str(error).strip() else type(error).__name__
         raise LMUnavailableError(

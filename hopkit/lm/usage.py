@@ -33,6 +33,31 @@ class Usage:
     computed_lm_seconds: float = 0.0
     uncosted_hits: int = 0  # cache hits computed before their cost was kept (hopkit.lm.cost_ledger)
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False, compare=False)
+    # answers computed in the scope, stored in the answer cache when it ends unless it failed
+    # (hopkit.lm.accounted): (thread, key, value)
+    _held: list = field(default_factory=list, repr=False, compare=False)
+    failed: bool = field(default=False, repr=False, compare=False)
+
+    def hold_answer(self, key: dict, value: dict) -> None:
+        with self._lock:
+            self._held.append((threading.get_ident(), key, value))
+
+    def drop_last_answer(self) -> None:
+        """This thread's latest held answer is not stored (its output did not parse)."""
+        me = threading.get_ident()
+        with self._lock:
+            for position in range(len(self._held) - 1, -1, -1):
+                if self._held[position][0] == me:
+                    del self._held[position]
+                    return
+
+    def store_held_answers(self) -> None:
+        import dspy
+
+        with self._lock:
+            held, self._held = self._held, []
+        for _, key, value in held:
+            dspy.cache.put(key, value)
 
     def add_lm_call(self, prompt_tokens: int, completion_tokens: int, seconds: float, cache_hit: bool,
                     computed: tuple[int, int, float] | None = None, truncated: bool = False) -> None:
@@ -62,7 +87,7 @@ class Usage:
         """This run's cost (what the cache saved included) and, under ``computed``, what answering cost when its
         LM calls were computed: the question's wall time with each replayed call's time swapped for its own."""
         row = {f.name: getattr(self, f.name) for f in fields(self)
-               if not f.name.startswith(("_", "computed_", "uncosted"))}
+               if not f.name.startswith(("_", "computed_", "uncosted")) and f.name != "failed"}
         row["lm_seconds"] = round(row["lm_seconds"], 3)
         row["seconds"] = round(row["seconds"], 3)
         row["computed"] = {"prompt_tokens": self.computed_prompt_tokens,
@@ -93,12 +118,18 @@ def current_usage() -> Usage | None:
 
 @contextmanager
 def usage_scope() -> Iterator[Usage]:
-    """Account everything run inside the block; ``seconds`` is the block's wall time."""
+    """Account everything run inside the block; ``seconds`` is the block's wall time. The block's computed answers
+    go to the answer cache when it ends, unless it raised or set ``usage.failed``."""
     usage = Usage()
     token = _ACTIVE.set(usage)
     start = time.perf_counter()
     try:
         yield usage
+    except BaseException:
+        usage.failed = True
+        raise
     finally:
         usage.seconds = time.perf_counter() - start
         _ACTIVE.reset(token)
+        if not usage.failed:
+            usage.store_held_answers()
