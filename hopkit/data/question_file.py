@@ -43,6 +43,7 @@ def load_question_file(rest: str) -> Dataset:
     for passage in passages:
         by_title.setdefault(passage.title, []).append(passage.pid)
     examples, missing = [], 0
+    seen: dict[str, int] = {}
     for line_no, row in json_objects(questions_path):
         try:
             question = str(row["question"]).strip()
@@ -60,6 +61,10 @@ def load_question_file(rest: str) -> Dataset:
         unknown = [title for title in titles if title not in by_title]
         missing += bool(unknown)
         qid = str(row.get("id", row.get("qid", line_no)))
+        if qid in seen:  # two questions under one id: a log keyed by id would keep one and lose the other
+            raise InputError(f"{questions_path}:{line_no}: question id {qid!r} is also on line {seen[qid]}; "
+                             "give every question its own id")
+        seen[qid] = line_no
         examples.append(make_example(qid, question, answers, gold, type=row.get("type"),
                                      missing_gold_titles=unknown))
     if not examples:

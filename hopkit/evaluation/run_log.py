@@ -32,11 +32,13 @@ class RunLog:
     the LM's timeout, the cache): a resume may change them, and the metadata then records the new values."""
 
     def __init__(self, path: Path, meta: dict, mechanics: frozenset[str] = frozenset()) -> None:
-        self.path = Path(path)
+        # a link is followed, so the rows and their .meta.json sit side by side at the target
+        self.path = Path(path).resolve() if Path(path).is_symlink() else Path(path)
         self.meta_path = self.path.with_suffix(".meta.json")
         self.mechanics = mechanics
         self._lock = threading.Lock()
         self.path.parent.mkdir(parents=True, exist_ok=True)
+        refuse_other_file(self.path)
         self._check_meta(meta)
         self.rows = self._read_rows()
 
@@ -68,8 +70,11 @@ class RunLog:
         if not self.path.exists():
             return []
         with locked(self.path):
-            parsed, torn = parse_lines(self.path.read_text(encoding="utf-8").splitlines())
-            if torn:  # a write cut by a kill: drop it (the question is redone), keep every whole row
+            text = self.path.read_text(encoding="utf-8")
+            parsed, torn = parse_lines(text.splitlines())
+            # a write cut by a kill: drop it (the question is redone), keep every whole row; a last row without its
+            # newline gets one, so the next row is not glued to it
+            if torn or (text and not text.endswith("\n")):
                 self._rewrite(parsed)
         return final_rows(parsed)
 
@@ -107,6 +112,27 @@ class RunLog:
                 out.write(line)
                 out.flush()
             self.rows = final_rows([*self.rows, row])
+
+
+def refuse_other_file(path: Path) -> None:
+    """An existing file that is not a run log (a CSV, a dataset) is never written into: one line instead."""
+    if not path.is_file() or path.stat().st_size == 0 or path.with_suffix(".meta.json").is_file():
+        return  # nothing to lose, or a run log's own metadata beside it
+    with path.open(encoding="utf-8", errors="replace") as handle:
+        lines = handle.read().splitlines()
+    last = len(lines) - 1
+    for number, line in enumerate(lines):
+        if not line.strip():
+            continue
+        try:
+            row = json.loads(line)
+        except json.JSONDecodeError:
+            if number == last and line.lstrip().startswith('{"qid"'):  # a torn last row, which resuming drops
+                continue
+            row = None
+        if not (isinstance(row, dict) and "qid" in row and ("metrics" in row or "error" in row)):
+            raise InputError(f"{path} exists and is not a run log (line {number + 1} is not a question's row); "
+                             "pass another --out")
 
 
 def parse_lines(lines: list[str]) -> tuple[list[dict], bool]:

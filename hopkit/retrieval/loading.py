@@ -36,7 +36,19 @@ def index_backend(folder: Path) -> str:
     manifest = Path(folder) / MANIFEST
     if not manifest.is_file():
         raise MissingArtifactError(f"no index at {folder}; build one with `hopkit index --backend bm25|colbert ...`")
-    return str(json.loads(manifest.read_text()).get("backend"))
+    try:
+        backend = json.loads(manifest.read_text()).get("backend")
+    except (ValueError, AttributeError, OSError) as error:
+        raise MissingArtifactError(damaged(folder, "bm25|colbert", error)) from None
+    return str(backend)
+
+
+def damaged(folder: Path, backend: str, error: BaseException) -> str:
+    """One line for an index that cannot be read, with the command that builds it again from its own corpus copy."""
+    reason = (str(error).strip().splitlines() or [type(error).__name__])[0][:120]
+    return (f"the index at {folder} is damaged ({type(error).__name__}: {reason}); build it again with "
+            f"`hopkit index --backend {backend} --corpus {Path(folder) / 'corpus.jsonl'} --out {folder}` "
+            "(or your own corpus file)")
 
 
 def _colbert(folder: Path, plaid: dict | None) -> Retriever:
@@ -55,7 +67,10 @@ def load_index(folder: Path, plaid: dict | None = None) -> Retriever:
     backend = index_backend(folder)
     if backend not in INDEX_READERS:
         raise MissingArtifactError(f"{folder}: unknown index backend {backend!r}")
-    return INDEX_READERS[backend](Path(folder), plaid)
+    try:
+        return INDEX_READERS[backend](Path(folder), plaid)
+    except (OSError, ValueError, EOFError, KeyError) as error:  # a truncated array, a missing file, bad JSON
+        raise MissingArtifactError(damaged(folder, backend, error)) from None
 
 
 def open_retriever(spec: str, index_for: Callable[[str], Path], index: Path | None = None,
