@@ -36,12 +36,20 @@ _EXPORTS = {
     "local_lm": "hopkit.api",
     "evaluate": "hopkit.api",
     "load_program": ("hopkit.optimize.saved", "load_program"),
+    # metrics: by name (get_metric("f1"), each callable as a DSPy metric), and the string-level scores
+    "get_metric": "hopkit.evaluation.metrics",
+    "METRICS": "hopkit.evaluation.metrics",
+    "exact_match": "hopkit.evaluation.metrics",
+    "cover_exact_match": "hopkit.evaluation.metrics",
+    "token_f1": "hopkit.evaluation.metrics",
+    "recall_at": "hopkit.evaluation.metrics",
 }
 
 __all__ = sorted(_EXPORTS)
 
 if TYPE_CHECKING:
     from hopkit.api import CoR, ColBERTv2, evaluate, load_dataset, local_lm
+    from hopkit.evaluation.metrics import METRICS, cover_exact_match, exact_match, get_metric, recall_at, token_f1
     from hopkit.optimize.saved import load_program
     from hopkit.programs.baselines import NoR, OneR
     from hopkit.programs.ircot import IRCoT

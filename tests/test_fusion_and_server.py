@@ -62,3 +62,32 @@ def test_server_rejects_bad_requests(server):
 def test_unreachable_server_is_a_clear_error():
     with pytest.raises(RetrieverUnavailableError, match="did not answer"):
         RemoteColBERT("http://127.0.0.1:9", timeout=2).retrieve("q", 1)
+
+
+def test_dspys_colbertv2_client_is_answered_in_its_usual_forms(server):
+    import dspy
+
+    host, port = server.rsplit(":", 1)
+    for client in (dspy.ColBERTv2(url=host, port=port), dspy.ColBERTv2(url=host, port=port, post_requests=True),
+                   dspy.ColBERTv2(url=f"{server}/api/search")):
+        hits = client("novelist Kellis", k=2)
+        assert [hit["pid"] for hit in hits] == ["b", "a"] and hits[0]["long_text"]
+
+
+def test_a_wrong_method_is_405_and_the_header_names_no_python(server):
+    import concurrent.futures
+    from urllib.error import HTTPError
+    from urllib.request import Request, urlopen
+
+    with pytest.raises(HTTPError) as wrong:
+        urlopen(Request(f"{server}/api/search", method="PUT", data=b"{}"))
+    assert wrong.value.code == 405 and wrong.value.headers["Allow"] == "GET, POST"
+    with urlopen(f"{server}/api/search?query=Velmar&k=1") as response:
+        assert "Python" not in (response.headers["Server"] or "")
+
+    def ask(_):
+        with urlopen(f"{server}/api/search?query=Velmar&k=1", timeout=5) as reply:
+            return reply.status
+
+    with concurrent.futures.ThreadPoolExecutor(40) as pool:  # a burst beyond http.server's backlog of 5
+        assert list(pool.map(ask, range(40))) == [200] * 40

@@ -65,12 +65,13 @@ class Corpus:
 
     @classmethod
     def from_file(cls, path: str | Path) -> "Corpus":
-        """Read ``.jsonl`` (objects with pid, title, text) or ``.tsv`` (pid, text, title columns)."""
+        """Read ``.jsonl`` (objects with pid, title, text, or FlashRAG's id and contents) or ``.tsv`` (pid, text,
+        title columns)."""
         path = Path(path)
         if not path.is_file():
             raise MissingArtifactError(f"corpus file {path} does not exist; build one with `hopkit data build`")
         if path.suffix == ".jsonl":
-            return cls(_read_jsonl(path))
+            return cls(read_jsonl_passages(path))
         if path.suffix == ".tsv":
             return cls(_read_tsv(path))
         raise CorpusError(f"corpus {path}: unsupported extension {path.suffix!r}; use .jsonl or .tsv")
@@ -99,13 +100,40 @@ def json_objects(path: Path, error: type[InputError] = InputError) -> Iterator[t
             yield line_no, row
 
 
-def _read_jsonl(path: Path) -> Iterator[Passage]:
-    for line_no, row in json_objects(path, CorpusError):
-        try:
-            yield Passage(pid=str(row["pid"]), title=str(row.get("title", "")), text=str(row["text"]))
-        except KeyError as problem:
-            raise CorpusError(f"{path}:{line_no}: expected a JSON object with 'pid', 'title', 'text' "
-                              f"(missing {problem})") from None
+def context_pid(title: str, text: str) -> str:
+    """Stable pid of a context paragraph: the same title and text always get the same pid."""
+    return "ctx-" + hashlib.sha1(f"{title}\n{text}".encode()).hexdigest()[:12]
+
+
+def passage_of(row: dict) -> Passage | None:
+    """A corpus line as a passage, or None where it has no text. hopkit's lines are ``pid``, ``title``, ``text``;
+    FlashRAG's are ``id`` and ``contents`` (the title, quoted, on its first line); a line with no pid gets one
+    derived from its title and text."""
+    text, title = row.get("text"), row.get("title")
+    if text is None and isinstance(row.get("contents"), str):
+        first, newline, rest = row["contents"].partition("\n")
+        title, text = (first.strip().strip('"'), rest) if newline and title is None else (title, row["contents"])
+    if not isinstance(text, str) or not text.strip():
+        return None
+    title = str(title or "")
+    pid = row.get("pid", row.get("id"))
+    return Passage(pid=str(pid) if pid not in (None, "") else context_pid(title, text), title=title, text=text)
+
+
+def read_jsonl_passages(path: Path, error: type[InputError] = CorpusError) -> Iterator[Passage]:
+    """Every passage of a JSON-lines corpus (hopkit's or FlashRAG's lines); a line repeating an earlier one's title
+    and text with no pid of its own is the same paragraph, kept once."""
+    derived: set[str] = set()
+    for line_no, row in json_objects(path, error):
+        passage = passage_of(row)
+        if passage is None:
+            raise error(f"{path}:{line_no}: a corpus line needs 'text' and 'title' (and a 'pid'), or FlashRAG's "
+                        "'id' and 'contents'")
+        if row.get("pid", row.get("id")) in (None, ""):
+            if passage.pid in derived:
+                continue
+            derived.add(passage.pid)
+        yield passage
 
 
 def _read_tsv(path: Path) -> Iterator[Passage]:

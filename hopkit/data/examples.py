@@ -2,25 +2,21 @@
 
 from __future__ import annotations
 
-import hashlib
 from dataclasses import dataclass
 
 import dspy
 
-from hopkit.data.corpus import Corpus
+from hopkit.data.corpus import Corpus, context_pid
 from hopkit.data.passage import Passage
 from hopkit.errors import InputError
 
 
 def make_example(qid: str, question: str, answers: list[str], gold_pids: list[str], **extra: object) -> dspy.Example:
-    """The question is the only input; answers and gold pids are labels."""
-    return dspy.Example(qid=qid, question=question, answers=list(answers), gold_pids=list(gold_pids),
+    """The question is the only input; answers and gold pids are labels. ``answer`` (the first alias) is there too,
+    the field DSPy's own metrics and datasets use (``dspy.evaluate.answer_exact_match``)."""
+    answer = str(answers[0]) if answers else ""
+    return dspy.Example(qid=qid, question=question, answer=answer, answers=list(answers), gold_pids=list(gold_pids),
                         **extra).with_inputs("question")
-
-
-def context_pid(title: str, text: str) -> str:
-    """Stable pid of a context paragraph: the same title and text always get the same pid."""
-    return "ctx-" + hashlib.sha1(f"{title}\n{text}".encode()).hexdigest()[:12]
 
 
 class ClosedCorpusBuilder:

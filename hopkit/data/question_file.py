@@ -4,11 +4,13 @@ The layout a user's own data is most often in, and the one benchmarks with one s
 2WikiMultihopQA set): every question is answered over the same paragraphs, so retrieval is as hard as the corpus,
 not as easy as a question's own ten contexts.
 
-- Questions, one JSON object a line: ``question``, ``answers`` (a list, or one string), an id (``id`` or ``qid``;
+- Questions, one JSON object a line: ``question``, ``answers`` (a list, or one string; FlashRAG's
+  ``golden_answers`` too), an id (``id`` or ``qid``;
   the line number when both are missing), and optionally ``gold_titles`` (the titles of the paragraphs that
   answer it) and ``type``.
 - Corpus, one JSON object a line: ``title`` and ``text``, and optionally ``pid`` (else one is derived from the
-  title and text, as for closed corpora).
+  title and text, as for closed corpora); FlashRAG's ``id`` and ``contents`` lines are read too. ``hopkit index
+  --corpus`` reads the same lines.
 
 A gold title names every corpus paragraph with that title. A gold title that no paragraph has is reported when the
 set loads (stderr), and kept on the example (``missing_gold_titles``), so a recall figure can say what it could not
@@ -20,8 +22,8 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from hopkit.data.corpus import Corpus, json_objects
-from hopkit.data.examples import Dataset, context_pid, make_example
+from hopkit.data.corpus import Corpus, json_objects, read_jsonl_passages
+from hopkit.data.examples import Dataset, make_example
 from hopkit.data.passage import Passage
 from hopkit.errors import InputError, MissingArtifactError
 
@@ -47,10 +49,10 @@ def load_question_file(rest: str) -> Dataset:
     for line_no, row in json_objects(questions_path):
         try:
             question = str(row["question"]).strip()
-            answers = row["answers"]
+            answers = row["answers"] if "answers" in row else row["golden_answers"]  # hopkit's, FlashRAG's
         except (KeyError, TypeError):
-            raise InputError(f"{questions_path}:{line_no}: expected an object with 'question' and 'answers' "
-                             f"({SPEC_HELP})") from None
+            raise InputError(f"{questions_path}:{line_no}: expected an object with 'question' and 'answers' (or "
+                             f"FlashRAG's 'golden_answers') ({SPEC_HELP})") from None
         answers = [answers] if isinstance(answers, str) else [str(a) for a in answers or []]
         if not question or not answers:
             raise InputError(f"{questions_path}:{line_no}: empty question or answers")
@@ -79,18 +81,5 @@ def load_question_file(rest: str) -> Dataset:
 
 
 def _read_corpus(path: Path):
-    """The corpus's passages; a line that repeats an earlier one's title and text (with no pid of its own) is
-    the same paragraph, kept once."""
-    derived: set[str] = set()
-    for line_no, row in json_objects(path):
-        text = row.get("text")
-        if not isinstance(text, str) or not text.strip():
-            raise InputError(f"{path}:{line_no}: a corpus line needs 'text' (and 'title')")
-        title = str(row.get("title", ""))
-        pid = row.get("pid")
-        if not pid:
-            pid = context_pid(title, text)
-            if pid in derived:
-                continue
-            derived.add(pid)
-        yield Passage(pid=str(pid), title=title, text=text)
+    """The corpus's passages (hopkit.data.corpus.read_jsonl_passages: the lines ``hopkit index --corpus`` reads)."""
+    return read_jsonl_passages(path, InputError)
