@@ -58,16 +58,26 @@ def CoR(retriever: "Retriever", **knobs: Any) -> "TreeOfReviews":  # noqa: N802 
 def evaluate(program: Any, dataset: "Dataset | Sequence[dspy.Example]", n: int | None = None,
              metrics: Sequence[str] = DEFAULT_METRICS, out: str | Path | None = None, threads: int = 1,
              progress: bool = True, meta: dict | None = None) -> "EvalReport":
-    """Run ``program`` on the first ``n`` questions and score them. With ``out``, every finished question
-    is appended to that JSONL run log and a rerun resumes from it (as ``hopkit eval``)."""
+    """Run ``program`` on the first ``n`` questions and score them, with any ``dspy.LM``: each question's LM calls,
+    tokens and retrievals are counted as ``hopkit eval`` counts them. With ``out``, every finished question is
+    appended to that JSONL run log and a rerun resumes from it; its metadata is the run spec (the program's method,
+    profile and knobs, the dataset, the LM), so ``hopkit eval --like OUT`` runs it again from the command line."""
     import tempfile
+
+    import dspy
 
     from hopkit.evaluation.harness import evaluate as run
     from hopkit.evaluation.metrics import get_metric
     from hopkit.evaluation.run_log import RunLog
+    from hopkit.run import MECHANICS, run_meta, spec_of_program
 
     examples = list(getattr(dataset, "examples", dataset))[:n]
     if out is None:
         out = Path(tempfile.mkdtemp(prefix="hopkit-eval-")) / "run.jsonl"
-    log = RunLog(Path(out), meta or {"program": type(program).__name__})
+    if meta is None:
+        name = getattr(dataset, "name", "examples")
+        spec = spec_of_program(program, getattr(dataset, "spec", None) or name, n, tuple(metrics), threads,
+                               dspy.settings.lm)
+        meta = {**run_meta(spec, name), "door": "python"} if spec else {"program": type(program).__name__}
+    log = RunLog(Path(out), meta, mechanics=MECHANICS)
     return run(program, examples, [get_metric(m) for m in metrics], log, threads=threads, progress=progress)

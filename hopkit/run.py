@@ -78,6 +78,47 @@ def run_meta(spec: RunSpec, dataset_name: str) -> dict:
             **({"program": str(Path(spec.program).resolve())} if spec.program is not None else {})}
 
 
+def lm_in_spec(lm: Any) -> dict[str, Any]:
+    """The spec's LM fields for a configured LM: a local pack by its name, a GGUF by its path, else the model string
+    and the server it answers at."""
+    from hopkit.lm.model_packs import PACKS
+
+    endpoint = str(getattr(lm, "endpoint", "") or "")
+    if endpoint.startswith("local:"):
+        path = Path(endpoint.removeprefix("local:"))
+        pack = next((name for name, p in PACKS.items() if p.filename == path.name), None)
+        model = f"local:{pack or path}"
+    else:
+        model = str(getattr(lm, "model", "") or "unknown")
+    kwargs = dict(getattr(lm, "kwargs", {}) or {})
+    return {"lm": model, "api_base": kwargs.get("api_base") or None,
+            "max_tokens": int(kwargs.get("max_tokens") or RunSpec.max_tokens),
+            "cache": bool(getattr(lm, "answer_cache", getattr(lm, "cache", True)))}
+
+
+def spec_of_program(program: Any, dataset: str, n: int | None, metrics: tuple[str, ...], threads: int,
+                    lm: Any) -> RunSpec | None:
+    """The run spec a Python-API evaluation ran, read off the program and the configured LM, so its log carries
+    what ``hopkit eval`` writes and reruns with ``--like``; None for a program hopkit did not build."""
+    from hopkit.knobs.values import program_knobs
+    from hopkit.programs.registry import METHODS
+
+    method = getattr(program, "method_name", None)
+    if method not in METHODS:
+        return None
+    profile = getattr(program, "profile", "hopkit")
+    group = METHODS[method].knob_group
+    knobs: dict[str, Any] = {}
+    if group and getattr(program, "knobs", None) is not None:
+        defaults = program_knobs(group, profile, {}, owner=method)
+        knobs = {name: program.knobs[name] for name in defaults if program.knobs[name] != defaults[name]}
+    retriever = getattr(program, "retriever", None)
+    inner = getattr(retriever, "inner", retriever)
+    backend = "colbert" if "ColBERT" in type(inner).__name__ else "bm25" if inner is not None else RunSpec.retriever
+    return RunSpec(method=method, dataset=dataset, n=n, profile=profile, knobs=knobs, metrics=metrics,
+                   retriever=backend, threads=threads, **lm_in_spec(lm))
+
+
 @dataclass
 class EvalRun:
     report: Any  # hopkit.evaluation.harness.EvalReport

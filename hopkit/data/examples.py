@@ -45,6 +45,7 @@ class Dataset:
     corpus_name: str
     task: str = "multihop-qa"  # hopkit/tasks.py: what the answer is and how it is scored
     stored_copy: str | None = None  # the rows `hopkit data add` kept, where they stood in for the hub
+    spec: str | None = None  # what it was loaded from (``bundled:dev``), so a run's spec can name it
 
 
 def pick_questions(examples: list, n: int | None, questions: str | None) -> list:

@@ -65,6 +65,12 @@ def load_bundled(split: str) -> Dataset:
 def load_dataset_spec(spec: str) -> Dataset:
     """One dataset spec, or several joined with ``+`` over one corpus (their examples in order: a task's
     demonstrations first, then the multi-hop ones that fill the shapes its split lacks)."""
+    dataset = _load_dataset_spec(spec)
+    dataset.spec = spec
+    return dataset
+
+
+def _load_dataset_spec(spec: str) -> Dataset:
     parts = spec.split("+")
     if len(parts) > 1 and all(part.partition(":")[0] in KINDS for part in parts):
         return _joined([load_dataset_spec(part) for part in parts])

@@ -15,7 +15,7 @@ from tqdm import tqdm
 from hopkit.evaluation.metrics import Metric
 from hopkit.evaluation.run_log import RunLog
 from hopkit.evaluation.trace_stats import stats_of
-from hopkit.lm.accounted import dropping_unparsed_answers
+from hopkit.lm.accounted import watching_calls
 from hopkit.lm.usage import computed_cost, usage_scope
 
 COST_FIELDS = ("lm_calls", "cache_hits", "prompt_tokens", "completion_tokens", "retrievals", "seconds")
@@ -39,7 +39,7 @@ def run_one(program: Callable[..., dspy.Prediction], example: dspy.Example, metr
     """One question, never raising: a failure becomes an error row with zero scores."""
     row = {"qid": example.qid, "question": example.question, "answers": list(example.answers),
            "gold_pids": list(example.gold_pids)}
-    with usage_scope() as usage, dropping_unparsed_answers():
+    with usage_scope() as usage, watching_calls():
         try:
             prediction = program(question=example.question)
             row["error"] = None

@@ -121,21 +121,49 @@ def keep_answer(answer_key: dict[str, Any], value: dict[str, Any]) -> None:
         usage.hold_answer(answer_key, value)
 
 
-class _UnparsedAnswers(BaseCallback):
-    """An answer the adapter could not parse is dropped from the question's held answers, so it is asked again."""
+class _Watch(BaseCallback):
+    """Within a question: an answer the adapter could not parse is dropped from the question's held answers (so it
+    is asked again), and a plain ``dspy.LM`` (a user's, through the Python API) is accounted as AccountedLM
+    accounts itself, from the usage its history entry records."""
+
+    def __init__(self) -> None:
+        self._started: dict[str, tuple[Any, float, int]] = {}
+        self._lock = threading.Lock()
 
     def on_adapter_parse_end(self, call_id: str, outputs: Any, exception: BaseException | None = None) -> None:
         usage = current_usage()
         if exception is not None and usage is not None:
             usage.drop_last_answer()
 
+    def on_lm_start(self, call_id: str, instance: Any, inputs: dict[str, Any]) -> None:
+        if isinstance(instance, AccountedLM) or current_usage() is None:
+            return
+        with self._lock:
+            self._started[call_id] = (instance, time.perf_counter(), len(getattr(instance, "history", []) or []))
 
-_WATCH = _UnparsedAnswers()
+    def on_lm_end(self, call_id: str, outputs: Any, exception: BaseException | None = None) -> None:
+        with self._lock:
+            started = self._started.pop(call_id, None)
+        usage = current_usage()
+        if started is None or usage is None or exception is not None:
+            return
+        instance, start, before = started
+        history = list(getattr(instance, "history", []) or [])[before:]
+        entry = next((e for e in reversed(history) if e.get("outputs") == outputs), history[-1] if history else {})
+        numbers = entry.get("usage") or {}
+        tokens_in = int(numbers.get("prompt_tokens") or numbers.get("input_tokens") or 0)
+        tokens_out = int(numbers.get("completion_tokens") or numbers.get("output_tokens") or 0)
+        usage.add_lm_call(tokens_in, tokens_out, time.perf_counter() - start, tokens_in + tokens_out == 0,
+                          None, _stopped_at_max_tokens(entry.get("response")))
+
+
+_WATCH = _Watch()
 
 
 @contextmanager
-def dropping_unparsed_answers() -> Iterator[None]:
-    """Within the block, an answer that fails to parse is not stored (the callback joins DSPy's others)."""
+def watching_calls() -> Iterator[None]:
+    """Within the block, unparsable answers are not stored and a plain dspy.LM's calls are accounted (the watch
+    joins DSPy's other callbacks)."""
     active = list(dspy.settings.get("callbacks", None) or [])
     if _WATCH in active:
         yield

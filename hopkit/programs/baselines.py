@@ -24,6 +24,7 @@ from hopkit.programs.own_example import without_own_example
 from hopkit.programs.prediction import hop_prediction
 from hopkit.retrieval.protocol import Retriever
 from hopkit.signatures import ClosedBookAnswer, ContextAnswer
+from hopkit.retrieval.counting import counted
 
 Reasoning = Literal["direct", "cot"]
 
@@ -67,7 +68,8 @@ class NoR(dspy.Module):
     def __init__(self, reasoning: Reasoning = "direct", train: Dataset | None = None,
                  profile: Profile = "hopkit") -> None:
         super().__init__()
-        self.reasoning = reasoning
+        self.reasoning, self.profile = reasoning, profile
+        self.method_name = "nor" if reasoning == "direct" else "nor-cot"
         self.answer = _answer_step(ClosedBookAnswer, reasoning)
         if has_chains(train):
             # IRCoT's picks, packed as they are with hopkit's paragraph cut (the paragraphs are then left out)
@@ -86,7 +88,8 @@ class OneR(KnobbedProgram):
     def __init__(self, retriever: Retriever, reasoning: Reasoning = "direct", *, profile: Profile = "hopkit",
                  train: Dataset | None = None, **knobs: Any) -> None:
         super().__init__()
-        self.retriever, self.profile, self.reasoning = retriever, profile, reasoning
+        self.retriever, self.profile, self.reasoning = counted(retriever), profile, reasoning
+        self.method_name = "oner" if reasoning == "direct" else "oner-cot"
         self.knobs = knobs = program_knobs("oner", profile, knobs, owner="OneR")
         self.answer = _answer_step(reader_as_asked(ContextAnswer, knobs), reasoning)
         self.answer_steps = AnswerSteps.from_knobs(knobs)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from hopkit.data.passage import Passage
 from hopkit.lm.usage import current_usage
 from hopkit.retrieval.protocol import Retriever
@@ -22,3 +24,16 @@ class CountingRetriever:
 
     def __deepcopy__(self, memo: dict) -> "CountingRetriever":
         return self  # holds an index: optimizers copy programs, never indexes
+
+    def __getattr__(self, name: str) -> Any:  # the wrapped retriever's own attributes (its corpus, its index)
+        if name == "inner":
+            raise AttributeError(name)
+        return getattr(self.inner, name)
+
+
+def counted(retriever: Any) -> Any:
+    """The retriever, counting its calls in the active usage scope (a program wraps what it is given, so the Python
+    API's runs count retrievals as the command line's do); None and a counted one are kept as they are."""
+    if retriever is None or isinstance(retriever, CountingRetriever):
+        return retriever
+    return CountingRetriever(retriever)

@@ -31,6 +31,7 @@ from hopkit.programs.prediction import hop_prediction
 from hopkit.retrieval.protocol import Retriever
 from hopkit.signatures import ContextAnswer
 from hopkit.signatures.ircot import ChainAnswer, ContinueReasoning
+from hopkit.retrieval.counting import counted
 
 ReaderMode = Literal["cot", "direct", "none"]
 
@@ -91,7 +92,8 @@ class IRCoT(KnobbedProgram):
         super().__init__()
         if demos is not None and train is not None:
             raise InputError("give IRCoT either train (demonstrations built from it) or demos (built ones), not both")
-        self.retriever, self.profile = retriever, profile
+        self.retriever, self.profile = counted(retriever), profile
+        self.method_name = "ircot"  # the registry's name, which a run spec records
         self.knobs = knobs = program_knobs("ircot", profile, knobs, owner="IRCoT")
         self.answer_steps = AnswerSteps.from_knobs(knobs)
         self.reason = dspy.Predict(ContinueReasoning)

@@ -48,6 +48,7 @@ from hopkit.programs.searchain.tree import COMPLETED, CORRECTED, NO_IR, ROOT, Re
 from hopkit.reader.protocol import Reader
 from hopkit.retrieval.protocol import Retriever
 from hopkit.signatures.searchain import ChainOfQuery, TraceWithReferences
+from hopkit.retrieval.counting import counted
 
 def as_planned(plan: Any, question: str, first: Plan) -> tuple[Plan, None]:
     """The paper's first round: the first chain stands as planned."""
@@ -77,8 +78,10 @@ class SearChain(KnobbedProgram):
             raise InputError("SearChain with IR needs a retriever and a reader (use_ir=False runs without)")
         if demos is not None and train is not None:
             raise InputError("give SearChain either train (demonstrations built from it) or demos, not both")
-        self.retriever, self.reader, self.profile = retriever, reader, profile
+        self.retriever, self.reader, self.profile = counted(retriever), reader, profile
         self.use_ir, self.verify, self.complete = use_ir, verify, complete
+        self.method_name = ("searchain-noir" if not use_ir else "searchain-noverify" if not verify
+                            else "searchain-nocomplete" if not complete else "searchain")
         # theta left unset: the reader's calibrated value stands in for the paper's DPR-tuned one
         self.knobs = knobs = with_reader_theta(knobs, reader)
         self.answer_steps = AnswerSteps.from_knobs(knobs)

@@ -45,6 +45,7 @@ from hopkit.programs.tree_of_reviews.review import ACCEPT, REJECT, SEARCH, Revie
 from hopkit.programs.tree_of_reviews.tree import PRUNED_REPETITIVE, SKIPPED_BUDGET, Evidence, ReviewNode, SearchState
 from hopkit.retrieval.protocol import Retriever
 from hopkit.signatures.tree_of_reviews import CompleteMissingParagraph, WriteSearchQuery
+from hopkit.retrieval.counting import counted
 
 def never_spent(steps: int) -> bool:
     """The paper's search: no LM-call budget."""
@@ -77,7 +78,8 @@ class TreeOfReviews(KnobbedProgram):
         super().__init__()
         if demos is not None and train is not None:
             raise InputError("give Tree of Reviews either train (demonstrations built from it) or demos, not both")
-        self.retriever, self.profile = retriever, profile
+        self.retriever, self.profile = counted(retriever), profile
+        self.method_name = "cor" if single_path else "tor"
         self.knobs = knobs = program_knobs("tor", profile, knobs, owner="CoR" if single_path else "TreeOfReviews")
         self.widths = [knobs[f"width_{i}"] for i in range(1, knobs.depth + 1)]  # one a layer, to the maximum depth
         self.single_path, self.threads, self.keep = single_path, max(1, threads), keep
