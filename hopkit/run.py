@@ -72,8 +72,15 @@ def run_meta(spec: RunSpec, dataset_name: str) -> dict:
     """A run log's metadata: the settings a resume must match, with the spec itself (``hopkit eval --like`` reads it
     back through ``hopkit.spec.from_mapping``, which turns JSON's lists back into the spec's tuples)."""
     settings = {name: value for name, value in asdict(spec).items() if name not in PLACE}
-    return {"method": spec.method, "dataset": dataset_name, "dataset_spec": spec.dataset, "lm": spec.lm,
-            "api_base": spec.api_base, "knobs": dict(spec.knobs), "profile": spec.profile,
+    # a saved program decides its method, profile and knobs: the labels compare and report read are its own
+    method, profile, knobs = spec.method, spec.profile, dict(spec.knobs)
+    if spec.program is not None:
+        from hopkit.optimize.saved import read_saved
+
+        saved = read_saved(spec.program)
+        method, profile, knobs = saved.method, saved.profile, dict(saved.knobs)
+    return {"method": method, "dataset": dataset_name, "dataset_spec": spec.dataset, "lm": spec.lm,
+            "api_base": spec.api_base, "knobs": knobs, "profile": profile,
             "retriever": spec.retriever, "max_tokens": spec.max_tokens, "spec": settings,
             **({"program": str(Path(spec.program).resolve())} if spec.program is not None else {})}
 
@@ -156,5 +163,5 @@ def run_eval(spec: RunSpec, api_key: str | None = None, progress: bool = True,
         say(f"resuming {path}: {resumed} of {len(examples)} questions already done")
     report = evaluate(built.program, examples, metrics, log, threads=spec.threads, progress=progress)
     task = built.task
-    title = f"{spec.method} {dataset.name}" + (f" ({task.name})" if task.name != "multihop-qa" else "")
+    title = f"{meta['method']} {dataset.name}" + (f" ({task.name})" if task.name != "multihop-qa" else "")
     return EvalRun(report, path, [row for row in log.rows if row["qid"] in wanted], resumed, len(examples), title)

@@ -112,6 +112,19 @@ def test_a_saved_program_runs_with_its_own_knobs_and_demonstrations(scripted, tm
     assert built.program.k == 3 and built.program.dump_state() == saved.dump_state()
 
 
+def test_a_saved_programs_log_is_labelled_with_its_own_method_and_profile(scripted, tmp_path):
+    from hopkit.optimize.saved import save_program
+    from hopkit.programs.registry import build_program
+
+    saved = build_program("oner-cot", retriever=object(), profile="paper", k=3)
+    folder = save_program(tmp_path / "saved", saved, "oner-cot", {"k": 3}, profile="paper")
+    out = tmp_path / "run.jsonl"
+    assert main(["eval", "--program", str(folder), "--dataset", "bundled:dev", "--n", "1", "--quiet",
+                 "--out", str(out)]) == 0
+    meta = json.loads(out.with_suffix(".meta.json").read_text())
+    assert (meta["method"], meta["profile"], meta["knobs"]) == ("oner-cot", "paper", {"k": 3})
+
+
 def test_a_saved_program_with_an_unknown_method_is_one_line(scripted, tmp_path, capsys):
     folder = tmp_path / "saved"
     folder.mkdir()
