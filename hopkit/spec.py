@@ -86,6 +86,9 @@ class RunSpec:
 
 
 FIELDS = {f.name: f for f in fields(RunSpec)}
+# never read from a settings file, which runs record and share: the same refusal from every verb's file
+SECRETS = {"api_key": "{path}: api_key is not a file setting (a run's settings are recorded and shared); "
+                      "pass --api-key on the command line"}
 
 
 def _accepted(hint: Any) -> tuple[type, ...]:
@@ -107,6 +110,8 @@ def from_mapping(data: dict[str, Any], source: str, base: RunSpec | None = None)
     """A spec from a mapping (a TOML file's tables, a log's metadata); unknown fields and wrong types refused."""
     values = {}
     for name, value in data.items():
+        if name in SECRETS:
+            raise InputError(SECRETS[name].format(path=source))
         if name not in FIELDS:
             raise UnknownNameError("run setting", name, list(FIELDS),
                                    f"{source}: {name!r} is not a run setting{{hint}}; the settings: "

@@ -287,6 +287,10 @@ def cmd_optimize(args: argparse.Namespace) -> None:
                                 args.unpruned_check),
         profile=args.profile, objectives=objectives, fixed=fixed, params=params, choose=args.choose, seed=args.seed,
         threads=args.threads, progress=not args.quiet)
+    if args.quiet:  # optuna's own log says each trial at INFO
+        import optuna
+
+        optuna.logging.set_verbosity(optuna.logging.WARNING)
     try:
         result = optimize(request, retriever, reader)
     except ValueError as error:

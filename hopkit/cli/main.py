@@ -16,7 +16,7 @@ from hopkit.retrieval.colbert.torch_kmeans import KMEANS_BACKENDS
 # the study's main concerns: the splits' sizes, the study's storage and seed, the pruner, the choice rule, and the
 # run's components other than the LM (the keys of the flags ``hopkit eval`` has for them)
 def optimize_file_settings() -> tuple[FileSetting, ...]:
-    from hopkit.cli.components import add_lm_flags, add_retrieval_flags
+    from hopkit.cli.components import add_retrieval_flags
 
     return (
         FileSetting("n_train", int, 20, "training questions the teleprompter may use"),
@@ -36,7 +36,6 @@ def optimize_file_settings() -> tuple[FileSetting, ...]:
         FileSetting("storage", str, None, "optuna storage URL (default: SQLite in the study folder)"),
         FileSetting("study", str, None, "study name (default from method, dataset, metric, demos and LM)"),
         FileSetting("quiet", bool, False, "no progress bars"),
-        *flags_as_file_settings(add_lm_flags, leave_out=("lm",)),  # --lm stays a flag
         *flags_as_file_settings(add_retrieval_flags, leave_out=("demos_from",)),  # the train split gives the demos
     )
 
@@ -44,7 +43,6 @@ def optimize_file_settings() -> tuple[FileSetting, ...]:
 def build_parser() -> argparse.ArgumentParser:
     from hopkit.cli import commands
     from hopkit.cli.components import add_lm_flags, add_profile_flag, add_question_flags, add_retrieval_flags
-    from hopkit.lm.factory import DEFAULT_LM
 
     parser = argparse.ArgumentParser(prog="hopkit", description="Multi-hop retrieval-augmented reasoning with DSPy.")
     verbs = parser.add_subparsers(dest="verb", required=True)
@@ -228,7 +226,7 @@ def build_parser() -> argparse.ArgumentParser:
     opt.add_argument("--set", action="append", default=[], metavar="KNOB=VALUE", help="fix a knob (not tuned)")
     add_profile_flag(opt, default="paper", text="the knobs not tuned, and trial 0's values of those tuned")
     opt.add_argument("--out", type=Path, default=None, help="study folder (default runs/optimize/<study>)")
-    opt.add_argument("--lm", default=DEFAULT_LM, help="local:<qwen1.5b|qwen0.5b|file.gguf> or provider/model")
+    add_lm_flags(opt)  # the LM flags every verb takes, eval's among them
     add_study_file_flag(opt, optimize_file_settings())
     opt.set_defaults(run=commands.cmd_optimize)
     return parser

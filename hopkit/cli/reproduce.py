@@ -22,8 +22,9 @@ from hopkit.paths import runs_dir, slug
 def add_parsers(verbs: argparse._SubParsersAction) -> None:
     parser = verbs.add_parser("reproduce", help="a method as its paper ran it: the paper's grid tuned on a tune split, "
                                                 "the chosen setting scored once on a test split")
-    parser.add_argument("method", nargs="?", default=None,
-                        help="oner, ircot, searchain, tor, ... (hopkit knobs METHOD lists its knobs)")
+    parser.add_argument("method_named", nargs="?", default=None, metavar="METHOD",
+                        help="oner, ircot, searchain, tor, ... (hopkit knobs METHOD lists its knobs); or --method")
+    parser.add_argument("--method", default=None, help="the method, as every verb takes it")
     parser.add_argument("--tune", default=None, metavar="SPEC[A-B]",
                         help="the split the grid is tuned on, e.g. 'hotpotqa-distractor:validation@test500.jsonl[1-100]'"
                              " (methods whose paper fixes its setting need none)")
@@ -54,6 +55,7 @@ def add_parsers(verbs: argparse._SubParsersAction) -> None:
 
 
 def cmd_reproduce(args: argparse.Namespace) -> None:
+    from hopkit.errors import InputError
     from hopkit.programs.demo_source import load_demonstrations
     from hopkit.optimize.splits import split_spec
     from hopkit.programs.registry import get_method
@@ -61,6 +63,10 @@ def cmd_reproduce(args: argparse.Namespace) -> None:
     from hopkit.reproduce import ReproduceRequest, paper_grid, reproduce
     from hopkit.reproduce.protocol import chosen_in
 
+    if args.method_named is not None:
+        if args.method not in (None, args.method_named):
+            raise InputError(f"reproduce {args.method_named} --method {args.method}: name the method once")
+        args.method = args.method_named
     apply_study_file(args, required=("method", "test"))
     method = get_method(args.method)
     paper_grid(args.method, args.grid == "wide")  # a grid outside a knob's range fails before anything loads

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from hopkit.errors import InputError, MissingArtifactError, UnknownNameError
+from hopkit.spec import SECRETS
 
 NOT_SETTINGS = {"run", "config", "help", "verb_parser", "file_settings"}
 
@@ -64,6 +65,8 @@ def apply_study_file(args: argparse.Namespace, required: tuple[str, ...] = ()) -
     if args.config is not None:
         for name, value in _read(args.config).items():
             dest = name.replace("-", "_")
+            if dest in SECRETS:
+                raise InputError(SECRETS[dest].format(path=args.config))
             if dest in file_only:
                 setattr(args, dest, _file_typed(args.config, name, value, file_only[dest]))
                 continue
