@@ -217,7 +217,9 @@ def build_parser() -> argparse.ArgumentParser:
     opt.add_argument("--demo-threshold", type=float, default=1.0,
                      help="metric score a training trace must reach to become a demonstration (default 1.0: "
                           "a fully right answer; DSPy would otherwise keep any trace with F1 above 0)")
-    opt.add_argument("--trials", type=int, default=10)
+    opt.add_argument("--trials", type=int, default=10,
+                     help="distinct settings to try; a setting the sampler draws again is an optuna trial read from "
+                          "the first one's log, not answered again (the summary counts both)")
     opt.add_argument("--params", default=None, help="comma-separated knobs to tune (default: all declared)")
     opt.add_argument("--objectives", default=None, help="e.g. f1,lm_calls (also tokens, seconds): a Pareto front")
     opt.add_argument("--max-calls-per-question", type=float, default=None, metavar="CALLS",
