@@ -46,7 +46,7 @@ def build(spec: RunSpec, dataset: Dataset | None, configure_lm: Callable[[], obj
     from hopkit.lm.factory import use_lm
     from hopkit.optimize.saved import read_saved
     from hopkit.programs.demo_source import load_demonstrations
-    from hopkit.programs.registry import METHODS, build_program
+    from hopkit.programs.registry import METHODS, ProgramParts
     from hopkit.reader.loading import open_reader
     from hopkit.tasks import get_task
 
@@ -61,9 +61,9 @@ def build(spec: RunSpec, dataset: Dataset | None, configure_lm: Callable[[], obj
     reader = open_reader(spec.reader) if method.needs_reader else None
     configure_lm() if configure_lm else use_lm(lm)
     task = get_task(spec.task or (dataset.task if dataset is not None else "multihop-qa"))
-    program = build_program(method.name, retriever=retriever, reader=reader, train=train,
-                            profile=saved.profile if saved else spec.profile, task=task,
-                            state=saved.state if saved else None, **(saved.knobs if saved else spec.knobs))
+    parts = ProgramParts(method.name, retriever, reader, train, saved.profile if saved else spec.profile, task,
+                         saved.state if saved else None)
+    program = parts.program(**(saved.knobs if saved else spec.knobs))
     corpus = getattr(retriever.inner, "corpus", None) if retriever is not None else None
     return BuiltRun(program, corpus or (dataset.corpus if dataset else None), task, demos_from, backend, choice)
 

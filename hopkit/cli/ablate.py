@@ -47,7 +47,7 @@ def cmd_ablate(args: argparse.Namespace) -> None:
     from hopkit.variants import select
     from hopkit.programs.demo_source import load_demonstrations
     from hopkit.programs.demo_source import resolve_demos_from
-    from hopkit.programs.registry import build_program, check_knobs, get_method, task_knobs
+    from hopkit.programs.registry import ProgramParts, check_knobs, get_method, task_knobs
     from hopkit.reader.loading import open_reader
     from hopkit.variants import ablations, parse_variants
 
@@ -82,12 +82,9 @@ def cmd_ablate(args: argparse.Namespace) -> None:
     configure_lm(args)
 
     def build(variant):
-        method = methods[variant.method]
-        return build_program(variant.method, retriever=retriever if method.needs_retriever else None,
-                             reader=reader if method.needs_reader else None,
-                             train=demos[(variant.method, variant.profile or args.profile)][0]
-                             if method.uses_demos else None,
-                             profile=variant.profile or args.profile, task=task, **settings[variant.name])
+        profile = variant.profile or args.profile
+        train = demos[(variant.method, profile)][0] if methods[variant.method].uses_demos else None
+        return ProgramParts(variant.method, retriever, reader, train, profile, task).program(**settings[variant.name])
 
     folder = args.out or runs_dir() / "ablate" / slug(dataset.name) / f"{slug(args.method)}__{slug(args.lm)}"
     meta = {"dataset": dataset.name, "dataset_spec": args.dataset, "lm": args.lm, "api_base": args.api_base, "retriever": args.retriever,

@@ -88,7 +88,7 @@ def cmd_sweep(args: argparse.Namespace) -> None:
     from hopkit.evaluation.run_log import RunLog
     from hopkit.evaluation.sweep import log_path, sweep
     from hopkit.knobs import parse_knobs
-    from hopkit.programs.registry import build_program, check_knobs, get_method
+    from hopkit.programs.registry import ProgramParts, check_knobs, get_method
 
     method = get_method(args.method)
     fixed = parse_knobs(args.set)
@@ -102,7 +102,8 @@ def cmd_sweep(args: argparse.Namespace) -> None:
     retriever = components.load_retriever(args, dataset) if method.needs_retriever else None
     components.configure_lm(args)
     metrics = [get_metric(name) for name in ("em", "f1", "cover_em", "recall@15")]
-    programs = {v: build_program(args.method, retriever=retriever, profile=args.profile, **settings[v]) for v in values}
+    parts = ProgramParts(args.method, retriever, profile=args.profile)
+    programs = {v: parts.program(**settings[v]) for v in values}
     logs = {v: RunLog(log_path(args.out_dir, args.method, args.knob, v, args.lm),
                       eval_meta(args, dataset.name, settings[v])) for v in values}
     sweep(programs, examples, metrics, logs, progress=not args.quiet)

@@ -14,8 +14,8 @@ from hopkit.errors import InputError
 def make_example(qid: str, question: str, answers: list[str], gold_pids: list[str], **extra: object) -> dspy.Example:
     """The question is the only input; answers and gold pids are labels. ``answer`` (the first alias) is there too,
     the field DSPy's own metrics and datasets use (``dspy.evaluate.answer_exact_match``)."""
-    answer = str(answers[0]) if answers else ""
-    return dspy.Example(qid=qid, question=question, answer=answer, answers=list(answers), gold_pids=list(gold_pids),
+    first = {"answer": str(answers[0])} if answers else {}  # an unlabelled question has none to show
+    return dspy.Example(qid=qid, question=question, **first, answers=list(answers), gold_pids=list(gold_pids),
                         **extra).with_inputs("question")
 
 

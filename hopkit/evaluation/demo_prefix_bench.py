@@ -47,7 +47,7 @@ def run_mode(request: BenchRequest, mode: str) -> dict:
     from hopkit.evaluation.run_log import RunLog
     from hopkit.lm.factory import LMSpec, make_lm
     from hopkit.paths import default_index_path
-    from hopkit.programs.registry import build_program
+    from hopkit.programs.registry import ProgramParts
     from hopkit.retrieval.bm25 import BM25Retriever
     from hopkit.retrieval.loading import load_index
 
@@ -59,7 +59,7 @@ def run_mode(request: BenchRequest, mode: str) -> dict:
     if not (index / "hopkit-index.json").is_file():
         BM25Retriever(dataset.corpus).save(index)
     train = load_dataset_spec(request.demos_from) if demos else None
-    program = build_program(request.method, retriever=load_index(index), train=train, profile=request.profile)
+    program = ProgramParts(request.method, load_index(index), train=train, profile=request.profile).program()
     demo_count = len(getattr(getattr(program, "read_cot", None), "demos", []) or [])
     start = time.perf_counter()
     log = RunLog(Path(tempfile.mkdtemp()) / "run.jsonl", {"mode": mode})

@@ -35,7 +35,7 @@ from hopkit.optimize.pruning import PruningReport, check_pruning
 from hopkit.optimize.saved import save_program, split_hash
 from hopkit.optimize.search_space import profile_defaults, search_space
 from hopkit.optimize.study import enqueue_paper_trial, open_study, find_paper_trial, run_trials
-from hopkit.programs.registry import build_program
+from hopkit.programs.registry import ProgramParts
 from hopkit.reader.protocol import Reader
 from hopkit.retrieval.protocol import Retriever
 
@@ -140,9 +140,10 @@ def optimize(request: OptimizeRequest, retriever: Retriever | None, reader: Read
                          compiled_demos=request.demos.teleprompter != "none")
     defaults = profile_defaults(space, request.profile, reader)
 
+    parts = ProgramParts(request.method, retriever, reader, splits.train, request.profile, fixed=request.fixed)
+
     def base(knobs: dict[str, Any], state: dict[str, Any] | None = None) -> dspy.Module:
-        return build_program(request.method, retriever, reader, splits.train, profile=request.profile, state=state,
-                             **{**request.fixed, **knobs})
+        return parts.program(state=state, **knobs)
 
     papers_program = base(defaults)
     train_examples = unseen_by_demos(splits.train.examples, papers_program, splits.train_n) if splits.train else []

@@ -18,7 +18,7 @@ import dspy
 
 from hopkit.errors import MissingArtifactError
 from hopkit.knobs import check_values
-from hopkit.programs.registry import build_program, get_method
+from hopkit.programs.registry import ProgramParts, get_method
 from hopkit.reader.protocol import Reader
 from hopkit.retrieval.protocol import Retriever
 
@@ -81,5 +81,5 @@ def read_saved(folder: Path | str) -> SavedProgram:
 def load_program(folder: Path | str, retriever: Retriever | None = None, reader: Reader | None = None) -> dspy.Module:
     """The saved program over the given retriever and reader, with its knobs, demos and instructions."""
     saved = read_saved(folder)
-    return build_program(saved.method, retriever=retriever, reader=reader, train=None, profile=saved.profile,
-                         state=saved.state, **saved.knobs)
+    return ProgramParts(saved.method, retriever, reader, profile=saved.profile, state=saved.state).program(
+        **saved.knobs)

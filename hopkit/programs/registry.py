@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass, replace
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import dspy
@@ -116,6 +116,31 @@ def build_program(name: str, retriever: Retriever | None = None, reader: Reader 
         if saved and (not theirs or theirs == mine):
             predictor.load_state(saved)
     return apply_task(program, task) if task else program
+
+
+@dataclass(frozen=True)
+class ProgramParts:
+    """What a run's programs are built over, assembled once: the method, its retriever and reader, its
+    demonstrations, profile and task, a saved program's DSPy state, and the knobs every setting holds. ``program``
+    builds one program per setting over them: a run's one, a grid's or a study's per setting, an ablation's per
+    variant. Every door builds its programs here, so a method is built the same way whichever door runs it."""
+
+    method: str
+    retriever: Retriever | None = None
+    reader: Reader | None = None
+    train: Dataset | None = None
+    profile: Profile = "hopkit"
+    task: Task | None = None
+    state: dict[str, Any] | None = None
+    fixed: Mapping[str, Any] = field(default_factory=dict)
+
+    def program(self, state: dict[str, Any] | None = None, **knobs: Any) -> dspy.Module:
+        """The method with the fixed knobs and these on top (``state``: DSPy state to load, over the parts' own)."""
+        method = get_method(self.method)
+        return build_program(self.method, self.retriever if method.needs_retriever else None,
+                             self.reader if method.needs_reader else None, self.train if method.uses_demos else None,
+                             profile=self.profile, task=self.task, state=state if state is not None else self.state,
+                             **{**self.fixed, **knobs})
 
 
 def of_task_kind(train: Dataset | None, task: Task) -> Dataset | None:

@@ -41,7 +41,7 @@ def run_mode(request: GridBenchRequest, mode: str) -> dict:
     from hopkit.optimize.objective import setting_key
     from hopkit.paths import default_index_path
     from hopkit.programs.demo_source import load_demonstrations
-    from hopkit.programs.registry import build_program
+    from hopkit.programs.registry import ProgramParts
     from hopkit.reproduce.grids import paper_grid
     from hopkit.reproduce.shared_work import answer_shared
     from hopkit.retrieval.bm25 import BM25Retriever
@@ -69,8 +69,9 @@ def run_mode(request: GridBenchRequest, mode: str) -> dict:
         answer_shared(request.method, grid, train, questions, retriever, metric, log_for, "paper", progress=False,
                       say=lambda text: None)
     else:
+        parts = ProgramParts(request.method, retriever, None, train, "paper")
         for knobs in settings:
-            program = build_program(request.method, retriever, None, train, profile="paper", **knobs)
+            program = parts.program(**knobs)
             evaluate(program, questions, [metric], log_for(knobs), progress=False)
     seconds = time.perf_counter() - start
     answers = {json.dumps(knobs, sort_keys=True): {row["qid"]: row["prediction"]["answer"]

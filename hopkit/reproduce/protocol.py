@@ -24,7 +24,7 @@ from hopkit.evaluation.harness import evaluate
 from hopkit.evaluation.metrics import get_metric
 from hopkit.evaluation.run_log import RunLog
 from hopkit.optimize.splits import load_splits
-from hopkit.programs.registry import build_program, get_method
+from hopkit.programs.registry import ProgramParts, get_method
 from hopkit.reproduce.grids import paper_grid
 
 TEST_METRICS = ("em", "f1", "cover_em", "recall@15")
@@ -157,10 +157,8 @@ def _tune(request: ReproduceRequest, grid: dict[str, list[Any]], train: Dataset 
 def _test(request: ReproduceRequest, chosen: dict[str, Any], tune_score: float | None, settings: dict[str, float],
           train: Dataset | None, test: list, retriever: Any, reader: Any, prompt_set: int,
           say: Callable[[str], None]) -> PromptSetResult:
-    method = get_method(request.method)
     chosen = {**request.fixed, **chosen}
-    program = build_program(request.method, retriever, reader, train if method.uses_demos else None,
-                            profile=PROFILE, **chosen)
+    program = ProgramParts(request.method, retriever, reader, train, PROFILE).program(**chosen)
     path = request.folder / "test" / f"prompt-set-{prompt_set}.jsonl"
     meta = {"method": request.method, "profile": PROFILE, "knobs": chosen, "test": request.test,
             "prompt_set": prompt_set, **request.record}

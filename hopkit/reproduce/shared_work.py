@@ -26,7 +26,7 @@ from hopkit.evaluation.harness import run_one
 from hopkit.evaluation.metrics import Metric
 from hopkit.evaluation.run_log import RunLog
 from hopkit.lm.usage import usage_scope
-from hopkit.programs.registry import build_program
+from hopkit.programs.registry import ProgramParts
 
 # methods whose prompt at a larger K holds the prompt at a smaller one
 NESTED_K = ("oner", "oner-cot")
@@ -39,8 +39,7 @@ def answer_shared(method: str, grid: dict[str, list[Any]], train: Dataset | None
                   say: Callable[[str], None] = print) -> bool:
     """Answer the grid's settings on the tune questions with their work shared; False where the grid shares none.
     ``fixed`` knobs are held in every setting (and, like the trials' logs, left out of the logs' keys)."""
-    def build(**knobs: Any) -> Any:
-        return build_program(method, retriever, None, train, profile=profile, **(fixed or {}), **knobs)
+    build = ProgramParts(method, retriever, None, train, profile, fixed=fixed or {}).program
 
     if method in NESTED_K and set(grid) == {"k"}:
         _nested_k(build, sorted(grid["k"]), tune, metric, logs_for, progress, say)
