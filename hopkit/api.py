@@ -56,7 +56,7 @@ def CoR(retriever: "Retriever", **knobs: Any) -> "TreeOfReviews":  # noqa: N802 
 
 
 def evaluate(program: Any, dataset: "Dataset | Sequence[dspy.Example]", n: int | None = None,
-             metrics: Sequence[str] = DEFAULT_METRICS, out: str | Path | None = None, threads: int = 1,
+             metrics: Sequence[str] | None = None, out: str | Path | None = None, threads: int = 1,
              progress: bool = True, meta: dict | None = None) -> "EvalReport":
     """Run ``program`` on the first ``n`` questions and score them, with any ``dspy.LM``: each question's LM calls,
     tokens and retrievals are counted as ``hopkit eval`` counts them. With ``out``, every finished question is
@@ -72,12 +72,13 @@ def evaluate(program: Any, dataset: "Dataset | Sequence[dspy.Example]", n: int |
     from hopkit.run import MECHANICS, run_meta, spec_of_program
 
     examples = list(getattr(dataset, "examples", dataset))[:n]
+    names = list(metrics) if metrics else list(DEFAULT_METRICS)  # None: the multi-hop task's, as eval's default
     if out is None:
         out = Path(tempfile.mkdtemp(prefix="hopkit-eval-")) / "run.jsonl"
     if meta is None:
         name = getattr(dataset, "name", "examples")
-        spec = spec_of_program(program, getattr(dataset, "spec", None) or name, n, tuple(metrics), threads,
-                               dspy.settings.lm)
+        spec = spec_of_program(program, getattr(dataset, "spec", None) or name, n,
+                               tuple(metrics) if metrics else None, threads, dspy.settings.lm)
         meta = {**run_meta(spec, name), "door": "python"} if spec else {"program": type(program).__name__}
     log = RunLog(Path(out), meta, mechanics=MECHANICS)
-    return run(program, examples, [get_metric(m) for m in metrics], log, threads=threads, progress=progress)
+    return run(program, examples, [get_metric(m) for m in names], log, threads=threads, progress=progress)

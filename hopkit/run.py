@@ -5,20 +5,15 @@ Nothing here reads the command line; ``hopkit eval`` turns its flags into a ``Ru
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import dspy
 
 from hopkit.data.examples import Dataset
-from hopkit.spec import RunSpec
+from hopkit.spec import MECHANICS, RunSpec, run_meta
 
-# where a run writes: not a setting of the run, so not in its log's metadata
-PLACE = ("out",)
-# a run's mechanics, not its settings: recorded, and a log resumes under other values of these (none changes an
-# answer; a cached answer is keyed by what does)
-MECHANICS = frozenset({"threads", "n", "questions", "lm_timeout", "cache"})
 
 
 @dataclass
@@ -68,21 +63,14 @@ def build(spec: RunSpec, dataset: Dataset | None, configure_lm: Callable[[], obj
     return BuiltRun(program, corpus or (dataset.corpus if dataset else None), task, demos_from, backend, choice)
 
 
-def run_meta(spec: RunSpec, dataset_name: str) -> dict:
-    """A run log's metadata: the settings a resume must match, with the spec itself (``hopkit eval --like`` reads it
-    back through ``hopkit.spec.from_mapping``, which turns JSON's lists back into the spec's tuples)."""
-    settings = {name: value for name, value in asdict(spec).items() if name not in PLACE}
-    # a saved program decides its method, profile and knobs: the labels compare and report read are its own
-    method, profile, knobs = spec.method, spec.profile, dict(spec.knobs)
-    if spec.program is not None:
-        from hopkit.optimize.saved import read_saved
+def saved_labels(spec: RunSpec) -> tuple[str, str, dict[str, Any]] | None:
+    """A saved program's own method, profile and knobs, which label its runs (None: the spec names no program)."""
+    if spec.program is None:
+        return None
+    from hopkit.optimize.saved import read_saved
 
-        saved = read_saved(spec.program)
-        method, profile, knobs = saved.method, saved.profile, dict(saved.knobs)
-    return {"method": method, "dataset": dataset_name, "dataset_spec": spec.dataset, "lm": spec.lm,
-            "api_base": spec.api_base, "knobs": knobs, "profile": profile,
-            "retriever": spec.retriever, "max_tokens": spec.max_tokens, "spec": settings,
-            **({"program": str(Path(spec.program).resolve())} if spec.program is not None else {})}
+    saved = read_saved(spec.program)
+    return saved.method, saved.profile, dict(saved.knobs)
 
 
 def lm_in_spec(lm: Any) -> dict[str, Any]:
@@ -103,7 +91,7 @@ def lm_in_spec(lm: Any) -> dict[str, Any]:
             "cache": bool(getattr(lm, "answer_cache", getattr(lm, "cache", True)))}
 
 
-def spec_of_program(program: Any, dataset: str, n: int | None, metrics: tuple[str, ...], threads: int,
+def spec_of_program(program: Any, dataset: str, n: int | None, metrics: tuple[str, ...] | None, threads: int,
                     lm: Any) -> RunSpec | None:
     """The run spec a Python-API evaluation ran, read off the program and the configured LM, so its log carries
     what ``hopkit eval`` writes and reruns with ``--like``; None for a program hopkit did not build."""
@@ -151,7 +139,7 @@ def run_eval(spec: RunSpec, api_key: str | None = None, progress: bool = True,
     spec = spec.checked()
     dataset = load_dataset_spec(spec.dataset)
     examples = pick_questions(dataset.examples, spec.n, spec.questions)
-    meta = run_meta(spec, dataset.name)
+    meta = run_meta(spec, dataset.name, saved_labels(spec))
     built = build(spec, dataset, api_key=api_key)
     names = list(spec.metrics) if spec.metrics else task_metrics(built.task, examples)
     metrics = [get_metric(name) for name in names]

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import json
 import tomllib
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import asdict, dataclass, field, fields, replace
 from pathlib import Path
 from types import UnionType
 from typing import Any, Union, get_args, get_origin, get_type_hints
@@ -86,6 +86,37 @@ class RunSpec:
 
 
 FIELDS = {f.name: f for f in fields(RunSpec)}
+# where a run writes: not a setting of the run, so not in its log's metadata
+PLACE = ("out",)
+# a run's mechanics, not its settings: recorded, and a log resumes under other values of these (none changes an
+# answer; a cached answer is keyed by what does)
+MECHANICS = frozenset({"threads", "n", "questions", "lm_timeout", "cache"})
+
+
+def off_profile(method: str, profile: str, knobs: dict[str, Any]) -> dict[str, Any]:
+    """The knobs whose value is not the profile's: a knob set to its profile's value runs as if unset, so every
+    door records the same knobs for the same run (eval's given ones, a study's trial, the Python API's program)."""
+    from hopkit.knobs.profiles import profile_values
+    from hopkit.programs.registry import METHODS
+
+    group = METHODS[method].knob_group if method in METHODS else None
+    if not group or profile not in ("hopkit", "paper"):
+        return dict(knobs)
+    values = profile_values(group, profile)
+    return {name: value for name, value in knobs.items() if name not in values or values[name] != value}
+
+
+def run_meta(spec: RunSpec, dataset_name: str, saved: tuple[str, str, dict[str, Any]] | None = None) -> dict:
+    """A run log's metadata, the same whichever door runs it (eval, optimize, ablate, reproduce, the Python API):
+    the settings a resume must match, with the spec itself (``hopkit eval --like`` reads it back through
+    ``from_mapping``). ``saved``: a saved program's (method, profile, knobs), which label the run in its place."""
+    spec = replace(spec, knobs=off_profile(spec.method, spec.profile, spec.knobs))
+    settings = {name: value for name, value in asdict(spec).items() if name not in PLACE}
+    method, profile, knobs = saved if saved is not None else (spec.method, spec.profile, dict(spec.knobs))
+    return {"method": method, "dataset": dataset_name, "dataset_spec": spec.dataset, "lm": spec.lm,
+            "api_base": spec.api_base, "knobs": dict(knobs), "profile": profile, "retriever": spec.retriever,
+            "max_tokens": spec.max_tokens, "spec": settings,
+            **({"program": str(Path(spec.program).resolve())} if spec.program is not None else {})}
 # never read from a settings file, which runs record and share: the same refusal from every verb's file
 SECRETS = {"api_key": "{path}: api_key is not a file setting (a run's settings are recorded and shared); "
                       "pass --api-key on the command line"}

@@ -41,7 +41,11 @@ def add_parser(verbs: argparse._SubParsersAction) -> None:
 
 def cmd_ablate(args: argparse.Namespace) -> None:
     apply_study_file(args, required=("method",))
+    from dataclasses import replace
+
+    from hopkit.cli.run_spec import spec_from_flags
     from hopkit.evaluation.ablation import run_ablation, write_outputs
+    from hopkit.spec import MECHANICS, run_meta
     from hopkit.evaluation.metrics import get_metric
     from hopkit.knobs import KNOBS, check_profile
     from hopkit.variants import select
@@ -78,7 +82,6 @@ def cmd_ablate(args: argparse.Namespace) -> None:
              for name, profile in sorted(profiles) if methods[name].uses_demos}
     recorded = {name: demos[(name, profile)][1] if (name, profile) in demos else resolve_demos_from(
         args.demos_from, dataset.name, name, profile) or "none" for name, profile in profiles}
-    demos_from = sorted(set(recorded.values()))
     configure_lm(args)
 
     def build(variant):
@@ -87,11 +90,17 @@ def cmd_ablate(args: argparse.Namespace) -> None:
         return ProgramParts(variant.method, retriever, reader, train, profile, task).program(**settings[variant.name])
 
     folder = args.out or runs_dir() / "ablate" / slug(dataset.name) / f"{slug(args.method)}__{slug(args.lm)}"
-    meta = {"dataset": dataset.name, "dataset_spec": args.dataset, "lm": args.lm, "api_base": args.api_base, "retriever": args.retriever,
-            "reader": args.reader, "demos_from": demos_from[0] if len(demos_from) == 1 else demos_from, "max_tokens": args.max_tokens,
-            "fixed_knobs": fixed, "profile": args.profile,
-            **({"task": task.name} if task.name != "multihop-qa" else {}), **retriever_choice(args)}
-    results = run_ablation(variants, build, examples, metrics, Path(folder), meta, args.threads, not args.quiet)
+    base = replace(spec_from_flags(args), out=None)
+
+    def meta_for(variant):  # the run spec each variant ran, as eval records its own
+        spec = replace(base, method=variant.method, profile=variant.profile or args.profile,
+                       knobs=settings[variant.name])
+        return {**run_meta(spec, dataset.name), "retriever": args.retriever, "demos_from": recorded[variant.method],
+                "fixed_knobs": fixed, **({"task": task.name} if task.name != "multihop-qa" else {}),
+                **retriever_choice(args)}
+
+    results = run_ablation(variants, build, examples, metrics, Path(folder), meta_for, args.threads, not args.quiet,
+                           mechanics=MECHANICS)
     title = (f"{args.method} ablations on {dataset.name} ({task.name}; n = {len(examples)}, {args.retriever}, "
              f"{args.lm})")
     chart = args.chart_metric if args.chart_metric in [m.name for m in metrics] else metrics[0].name

@@ -22,6 +22,7 @@ from hopkit.cli.components import (
 )
 from hopkit.errors import InputError
 from hopkit.paths import default_index_path, runs_dir, slug
+from hopkit.spec import RunSpec
 
 
 def cmd_data_build(args: argparse.Namespace) -> None:
@@ -236,6 +237,16 @@ def cmd_eval(args: argparse.Namespace) -> int:
     return 0
 
 
+def optimize_spec(args: argparse.Namespace, fixed: dict, n_dev: int) -> RunSpec:
+    """The run spec of a study's dev runs, as eval would write it: the dev split, the LM and retriever flags, the
+    profile and the fixed knobs (each setting's log adds its own)."""
+    from dataclasses import replace
+
+    from hopkit.cli.run_spec import spec_from_flags
+
+    return replace(spec_from_flags(args), dataset=args.dev or f"{args.dataset}:dev", n=n_dev, knobs=fixed, out=None)
+
+
 def cmd_optimize(args: argparse.Namespace) -> None:
     from hopkit.cli.study_file import apply_study_file
 
@@ -286,7 +297,7 @@ def cmd_optimize(args: argparse.Namespace) -> None:
         pruning=PruningSettings(args.pruner, args.slices, args.prune_startup, args.max_calls_per_question,
                                 args.unpruned_check),
         profile=args.profile, objectives=objectives, fixed=fixed, params=params, choose=args.choose, seed=args.seed,
-        threads=args.threads, progress=not args.quiet)
+        threads=args.threads, progress=not args.quiet, run_spec=optimize_spec(args, fixed, len(picked["dev"])))
     if args.quiet:  # optuna's own log says each trial at INFO
         import optuna
 

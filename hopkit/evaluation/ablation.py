@@ -43,14 +43,17 @@ def variant_log(folder: Path, variant: Variant) -> Path:
 
 
 def run_ablation(variants: Sequence[Variant], build: Callable[[Variant], dspy.Module], examples: Sequence[dspy.Example],
-                 metrics: Sequence[Metric], folder: Path, meta: dict, threads: int = 1,
-                 progress: bool = True) -> list[VariantResult]:
+                 metrics: Sequence[Metric], folder: Path, meta_for: Callable[[Variant], dict], threads: int = 1,
+                 progress: bool = True, mechanics: frozenset[str] = frozenset()) -> list[VariantResult]:
+    """Each variant answered into its own run log, whose metadata ``meta_for`` gives (the run spec, as every
+    door's), labelled with the variant's name and table; a variant whose log holds every question is not run."""
     folder.mkdir(parents=True, exist_ok=True)
     for variant in variants:
         if progress:
             print(f"== {variant.name} ({variant.method}{', ' if variant.knobs else ''}"
                   f"{', '.join(f'{k}={v}' for k, v in variant.knobs.items())})", flush=True)
-        log = RunLog(variant_log(folder, variant), {**meta, **variant.to_dict()})
+        log = RunLog(variant_log(folder, variant), {**meta_for(variant), "name": variant.name, "table": variant.table},
+                     mechanics=mechanics)
         if len(log.done_qids() & {ex.qid for ex in examples}) < len(examples):  # missing or failed questions
             evaluate(build(variant), examples, metrics, log, threads=threads, progress=progress)
     return summarize_ablation(variants, examples, metrics, folder)

@@ -77,12 +77,16 @@ class Objective:
     demos_key: str | None = None  # the demonstrations' fingerprint: rows answered under other demos never mix
     max_calls_per_question: float | None = None  # a setting over it is stopped (hopkit/optimize/objective.py)
     reference: dict[str, Any] | None = None  # the paper's setting: answered in full whatever it costs
+    # a setting's run metadata, as every door writes it (hopkit.spec.run_meta); None: its knobs alone
+    setting_meta: Callable[[dict[str, Any]], dict] | None = None
+    mechanics: frozenset[str] = frozenset()  # spec fields a resume may change (hopkit.spec.MECHANICS)
 
     def log_for(self, knobs: dict[str, Any]) -> RunLog:
         """The setting's own run log: every trial of the same knobs (and demonstrations) shares it."""
         key = setting_key({**knobs, "demos": self.demos_key} if self.demos_key else knobs)
-        meta = {"knobs": knobs, "metric": self.metric.name, **({"demos": self.demos_key} if self.demos_key else {})}
-        return RunLog(self.log_dir / f"setting-{key}.jsonl", meta)
+        base = self.setting_meta(knobs) if self.setting_meta else {"knobs": knobs}
+        meta = {**base, "metric": self.metric.name, **({"demos": self.demos_key} if self.demos_key else {})}
+        return RunLog(self.log_dir / f"setting-{key}.jsonl", meta, mechanics=self.mechanics)
 
     def finish(self, knobs: dict[str, Any]) -> list[dict]:
         """The setting's rows on all of dev, answering the questions a pruned trial never reached."""

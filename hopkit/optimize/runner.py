@@ -101,6 +101,22 @@ class OptimizeRequest:
     seed: int = 0
     threads: int = 1
     progress: bool = True
+    # the run spec of the study's runs (the LM, retriever, profile, fixed knobs): each setting's log records it with
+    # its own knobs, as eval records a run (None: the knobs alone)
+    run_spec: Any = None
+
+
+def _spec_meta(request: "OptimizeRequest", dev_name: str) -> dict[str, Any]:
+    """The objective's setting metadata from the request's run spec, where it has one."""
+    if request.run_spec is None:
+        return {}
+    from dataclasses import replace
+
+    from hopkit.spec import MECHANICS, run_meta
+
+    spec = request.run_spec
+    return {"setting_meta": lambda knobs: run_meta(replace(spec, knobs={**spec.knobs, **knobs}), dev_name),
+            "mechanics": MECHANICS}
 
 
 @dataclass
@@ -169,7 +185,8 @@ def optimize(request: OptimizeRequest, retriever: Retriever | None, reader: Read
     objective = Objective(build, space, splits.dev, request.metric, place.folder / "settings",
                           objectives=request.objectives, threads=request.threads, slices=stopping.slices,
                           progress=request.progress, demos_key=state_fingerprint(state) if state else None,
-                          max_calls_per_question=stopping.max_calls_per_question, reference=defaults)
+                          max_calls_per_question=stopping.max_calls_per_question, reference=defaults,
+                          **_spec_meta(request, splits.dev_name))
     say(f"study {place.name}: {request.trials} trials over {', '.join(space)} on {len(splits.dev)} dev "
         f"questions ({place.storage})")
     settings = run_trials(study, objective, grid_points(request.grid) if request.grid else request.trials)
