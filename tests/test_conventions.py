@@ -44,3 +44,12 @@ def test_flashrag_lines_load_as_a_dataset_and_as_an_index_corpus(tmp_path):
     assert passage.title == "Orvan Kellis" and passage.text.startswith("Orvan Kellis is a novelist")
     assert [p.pid for p in Corpus.from_file(corpus)] == ["0", "1"]
     assert main(["index", "--backend", "bm25", "--corpus", str(corpus), "--out", str(tmp_path / "index")]) == 0
+
+
+def test_dspys_whole_program_save_and_load(tmp_path, bundled_dev):
+    program = hopkit.OneR(hopkit.BM25(bundled_dev.corpus), k=3)
+    program.save(str(tmp_path / "whole"), save_program=True)
+    loaded = dspy.load(str(tmp_path / "whole"), allow_pickle=True)
+    question = bundled_dev.examples[0].question
+    assert [p.pid for p in loaded.retriever.retrieve(question, 3)] == [p.pid for p in program.retriever.retrieve(question, 3)]
+    assert loaded.k == 3 and loaded.method_name == "oner"

@@ -33,6 +33,13 @@ class BM25Retriever:
             model.index(tokens, show_progress=False)
         self.model = model
 
+    def __getstate__(self) -> dict:  # DSPy's whole-program save pickles the retriever with its program
+        return {name: value for name, value in self.__dict__.items() if name != "_lock"}
+
+    def __setstate__(self, state: dict) -> None:
+        self.__dict__.update(state)
+        self._lock = threading.Lock()
+
     def retrieve(self, query: str, k: int) -> list[Passage]:
         if not query or not query.strip():
             raise InputError("empty retrieval query")
