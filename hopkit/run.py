@@ -125,9 +125,10 @@ class EvalRun:
 
 
 def run_eval(spec: RunSpec, api_key: str | None = None, progress: bool = True,
-             say: Callable[[str], None] = print) -> EvalRun:
+             say: Callable[[str], None] = print, configure_lm: Callable[[], object] | None = None) -> EvalRun:
     """Evaluate the spec's program on its questions into a resumable run log: the spec checked, the questions
-    loaded, the program built, then the harness."""
+    loaded, the program built, then the harness. ``configure_lm``: an LM already loaded (several runs in one
+    process share one model), else the spec's is made."""
     from hopkit.data.examples import pick_questions
     from hopkit.data.registry import load_dataset_spec
     from hopkit.evaluation.harness import evaluate
@@ -140,7 +141,7 @@ def run_eval(spec: RunSpec, api_key: str | None = None, progress: bool = True,
     dataset = load_dataset_spec(spec.dataset)
     examples = pick_questions(dataset.examples, spec.n, spec.questions)
     meta = run_meta(spec, dataset.name, saved_labels(spec))
-    built = build(spec, dataset, api_key=api_key)
+    built = build(spec, dataset, configure_lm, api_key=api_key)
     names = list(spec.metrics) if spec.metrics else task_metrics(built.task, examples)
     metrics = [get_metric(name) for name in names]
     path = Path(spec.out) if spec.out else runs_dir() / slug(dataset.name) / f"{slug(spec.method)}__{slug(spec.lm)}.jsonl"

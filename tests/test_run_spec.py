@@ -82,10 +82,12 @@ def test_a_bad_spec_is_one_line(tmp_path, capsys):
 
 def test_the_demo_builds_its_program_through_the_spec(scripted, monkeypatch, capsys):
     lm = AccountedLM("local/scripted", engine=FieldEchoEngine(answer="Morn"), cache=False)
-    monkeypatch.setattr("hopkit.cli.components.use_lm", lambda spec: dspy.configure(lm=lm))
-    assert main(["demo", "--ask", "1", "--n", "2"]) == 0
+    monkeypatch.setattr("hopkit.cli.components.use_lm", lambda spec: (dspy.configure(lm=lm), lm)[1])
+    assert main(["demo", "--n", "2", "--quiet"]) == 0
     out = capsys.readouterr().out
-    assert "== oner on the bundled benchmark" in out and "A: Morn" in out and "rows:" in out
+    assert "== IRCoT on the bundled benchmark's first question" in out and "retrieve with the question" in out
+    assert "step 1:" in out and "A: Morn" in out and "== OneR and IRCoT on the first 2 questions" in out
+    assert "| oner bundled:dev | 2 |" in out and "| ircot bundled:dev | 2 |" in out and "B - A" in out
     assert main(["ask", "In which city was the creator of X born?", "--method", "oner", "--set", "k=2"]) == 0
     out = capsys.readouterr().out
     assert "A: Morn" in out and "[2]" in out and "[3]" not in out

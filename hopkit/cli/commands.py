@@ -143,8 +143,10 @@ def _program(args: argparse.Namespace, dataset, configure_lm: Callable[[], objec
     return built.program, built.corpus
 
 
-def _print_answer(question: str, prediction: dspy.Prediction, corpus, gold: list[str] | None = None) -> None:
-    print(f"Q: {question}\nA: {prediction.answer or '(no answer)'}")
+def _print_answer(question: str | None, prediction: dspy.Prediction, corpus, gold: list[str] | None = None) -> None:
+    if question is not None:
+        print(f"Q: {question}")
+    print(f"A: {prediction.answer or '(no answer)'}")
     for n, pid in enumerate(prediction.citations, start=1):
         if corpus is None or pid not in corpus:
             print(f"  [{n}] {pid}")
@@ -155,30 +157,49 @@ def _print_answer(question: str, prediction: dspy.Prediction, corpus, gold: list
 
 
 def cmd_demo(args: argparse.Namespace) -> None:
-    """The main job on the embedded default: bundled data, BM25 index, answers with citations, a small eval."""
-    from hopkit.data.registry import load_bundled
-    from hopkit.evaluation.harness import evaluate, format_report
-    from hopkit.evaluation.metrics import get_metric
-    from hopkit.evaluation.run_log import RunLog
-    from hopkit.retrieval.bm25 import BM25Retriever
+    """The main job on the embedded default: IRCoT's interleaved steps on the bundled benchmark's first question,
+    then OneR and IRCoT on its first questions, each through the run spec, with the paired difference."""
+    from dataclasses import replace
 
+    from hopkit.data.registry import load_bundled
+    from hopkit.evaluation.harness import format_report
+    from hopkit.evaluation.paired import compare_runs, format_comparison
+    from hopkit.lm.usage import usage_scope
+    from hopkit.programs.ircot.rendering import render_steps
+    from hopkit.retrieval.bm25 import BM25Retriever
+    from hopkit.cli.run_spec import spec_from_flags
+    from hopkit.run import build, run_eval
+
+    if args.n < 1:
+        raise InputError("--n must be at least 1")
     dataset = load_bundled("dev")
     index = default_index_path(dataset.corpus_name, "bm25")
     if not (index / "hopkit-index.json").is_file():
         BM25Retriever(dataset.corpus).save(index)
-    args.index, args.retriever, args.set = index, "bm25", []
-    program, _ = _program(args, dataset, lambda: configure_lm(args))
-    print(f"== {args.method} on the bundled benchmark with {args.lm} ==")
-    for example in dataset.examples[: args.ask]:
-        prediction = program(question=example.question)
-        _print_answer(example.question, prediction, dataset.corpus, example.gold_pids)
-        print(f"   gold answer: {example.answers[0]}\n")
-    metrics = [get_metric(name) for name in ("em", "f1", "cover_em", "recall@15")]
-    out = runs_dir() / "demo" / f"{slug(args.method)}__{slug(args.lm)}.jsonl"
-    log = RunLog(out, {"method": args.method, "dataset": dataset.name, "lm": args.lm, "demo": True})
-    report = evaluate(program, dataset.examples[: args.n], metrics, log, threads=1)
-    print(format_report(report, f"{args.method} {dataset.name}"))
-    print(f"rows: {out}")
+    base = replace(spec_from_flags(args), dataset="bundled:dev", n=args.n, retriever="bm25", out=None).checked()
+    lm = configure_lm(args)  # one model for every run below
+    share_lm = lambda: dspy.configure(lm=lm)  # noqa: E731
+    first = dataset.examples[0]
+    print(f"== IRCoT on the bundled benchmark's first question, step by step ({args.lm}, {args.profile}) ==")
+    built = build(replace(base, method="ircot"), dataset, share_lm)
+    with usage_scope():
+        prediction = built.program(question=first.question)
+    title = lambda pid: dataset.corpus[pid].title if pid in dataset.corpus else pid  # noqa: E731
+    print(f"Q: {first.question}")
+    print(render_steps(prediction.trace, len(prediction.retrieved), title))
+    _print_answer(None, prediction, dataset.corpus, first.gold_pids)
+    print(f"   gold answer: {first.answers[0]}\n")
+    print(f"== OneR and IRCoT on the first {args.n} questions (the split's order, none picked) ==")
+    rows = {}
+    for method in ("oner", "ircot"):
+        out = runs_dir() / "demo" / f"{method}__{slug(args.lm)}__{args.profile}.jsonl"
+        run = run_eval(replace(base, method=method, out=str(out)), progress=not args.quiet, configure_lm=share_lm)
+        print(format_report(run.report, run.title))
+        rows[method] = {row["qid"]: row for row in run.rows}
+    comparison = compare_runs(rows["oner"], rows["ircot"], ["em", "f1", "recall@15"], samples=2000)
+    print(format_comparison(comparison, "OneR", "IRCoT", show=0))
+    print(f"runs: {runs_dir() / 'demo'}; at n = {args.n} one question moves a mean by {100 / args.n:.0f} points, so "
+          "read the interval, not the difference")
 
 
 def render_trace(trace: dict) -> str:

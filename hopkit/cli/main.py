@@ -167,10 +167,10 @@ def build_parser() -> argparse.ArgumentParser:
     models.add_argument("--force", action="store_true", help="fetch again even if installed")
     models.set_defaults(run=commands.cmd_models)
 
-    demo = verbs.add_parser("demo", help="the main job on the bundled benchmark: answers with citations, then an eval")
-    demo.add_argument("--method", default="oner")
-    demo.add_argument("--ask", type=int, default=2, help="questions answered with their citations")
-    demo.add_argument("--n", type=int, default=10, help="questions in the eval table")
+    demo = verbs.add_parser("demo", help="the main job on the bundled benchmark: IRCoT step by step on its first "
+                                         "question, then OneR and IRCoT on its first questions, paired")
+    demo.add_argument("--n", type=int, default=6, help="the first N questions both methods answer")
+    demo.add_argument("--quiet", action="store_true", help="no progress bars")
     add_profile_flag(demo)
     add_lm_flags(demo)
     demo.set_defaults(run=commands.cmd_demo)
