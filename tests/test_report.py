@@ -150,3 +150,16 @@ def test_a_question_whose_lm_output_was_cut_at_max_tokens_says_so(tmp_path):
     out = tmp_path / "report.html"
     assert main(["report", a, "--html", str(out)]) == 0
     assert out.read_text().count("cut at max_tokens") == 1  # the row without cut outputs says nothing
+
+
+def test_each_runs_settings_are_on_the_page(tmp_path):
+    path = _write(tmp_path / "ircot.jsonl", [ircot_row("q1", 1.0), ircot_row("q2", 0.0)])
+    meta = {"method": "ircot", "profile": "paper", "lm": "openai/qwen", "api_base": "http://127.0.0.1:8000/v1",
+            "retriever": "bm25", "knobs": {"k": 4, "answer_reader": "direct"}}
+    (tmp_path / "ircot.meta.json").write_text(json.dumps(meta))
+    from hopkit.report.runs import load_run
+
+    page = build_page([load_run(tmp_path / "ircot.jsonl")])
+    settings = page.split('id="settings"')[1].split("</table>")[0]
+    for shown in ("ircot", "paper", "openai/qwen @ http://127.0.0.1:8000/v1", "bm25", "answer_reader=direct, k=4"):
+        assert shown in settings, shown

@@ -157,3 +157,18 @@ def test_a_check_firing_is_drawn_with_before_after_and_why(chromium, tmp_path):
     assert step.is_displayed() and step.get_attribute("data-changed") == "true"
     assert record["before"] in step.text and record["after"] in step.text and "options" in step.text
     assert browser.console_errors(chromium) == []
+
+
+def test_the_question_column_is_wide_enough_to_read(chromium, tmp_path):
+    from selenium.webdriver.common.by import By
+
+    question = "Where was the founder of the company that published the album Season of Zokbreth born, and when?"
+    from test_report import ircot_row, tor_row
+
+    runs = [("searchain", [searchain_row("q1", 1.0, question=question)]), ("tor", [tor_row("q1", 1.0)]),
+            ("ircot", [ircot_row("q1", 0.0)])]  # three runs side by side: the page is crowded
+    _open(chromium, tmp_path, build_page(runs))
+    cell = chromium.find_element(By.CSS_SELECTOR, 'tr.question[data-qid="q1"] > td:first-child')
+    lines = chromium.execute_script("var r = document.createRange(); r.selectNodeContents(arguments[0]); "
+                                    "return r.getClientRects().length", cell)  # one rectangle a wrapped line
+    assert cell.size["width"] >= 300 and lines <= 3, (cell.size, lines)

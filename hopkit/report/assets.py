@@ -22,6 +22,7 @@ th, td { border: 1px solid #ccc; padding: 0.25rem 0.5rem; text-align: left; vert
 .answer-steps li { margin: 0.2rem 0; } .before { text-decoration: line-through; color: #a33; } .after { color: #262; }
 .badge.check-changed { background: #fde2c4; } .badge.check-kept { background: #e2e3e5; }
 .trace:target, details.trace.linked { outline: 2px solid #4c72b0; }
+#questions td:first-child, #questions th:first-child { min-width: 22rem; max-width: 30rem; }
 """
 
 SCRIPT = """

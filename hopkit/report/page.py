@@ -26,7 +26,7 @@ def build_page(runs: list, title: str = "hopkit run report", passages: Passages 
     check_shared(runs)
     passages = passages or {}
     first = runs[0]
-    sections = [tag("h1", text(title)), _summary(runs)]
+    sections = [tag("h1", text(title)), _settings(runs), _summary(runs)]
     if len(runs) > 1:
         sections.append(_paired(runs))
     forms = {row["qid"]: question_form(str(row.get("question", ""))) for row in first.rows}
@@ -59,6 +59,18 @@ def script_hash() -> str:
     import hashlib
 
     return "sha256-" + base64.b64encode(hashlib.sha256(SCRIPT.encode("utf-8")).digest()).decode("ascii")
+
+
+def _settings(runs: list[ReportRun]) -> str:
+    """Each run's settings, from its log's metadata, so two runs are told apart by more than their file names."""
+    from hopkit.report.runs import setting_cells
+
+    cells = [setting_cells(run.settings) for run in runs]
+    names = list(cells[0])
+    header = tag("tr", tag("th", "run") + "".join(tag("th", text(name)) for name in names))
+    lines = [tag("tr", tag("td", text(run.label)) + "".join(tag("td", text(row[name])) for name in names))
+             for run, row in zip(runs, cells)]
+    return tag("h2", "Runs") + tag("table", header + "".join(lines), id="settings")
 
 
 def _summary(runs: list[ReportRun]) -> str:

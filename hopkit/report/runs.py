@@ -4,8 +4,9 @@ metrics that task declares, and the paragraphs its citations name."""
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from hopkit.errors import InputError
 from hopkit.tasks import DEFAULT_TASK, TASKS, Task
@@ -19,6 +20,7 @@ class ReportRun:
     label: str
     rows: list[dict]
     task: Task
+    settings: dict[str, Any] = field(default_factory=dict)  # the log's metadata (its run spec), where it has one
 
     @property
     def metrics(self) -> list[str]:
@@ -56,7 +58,17 @@ def load_run(path: Path, n: int | None = None) -> ReportRun:
     rows = rows[:n] if n else rows
     meta = settings(path)
     task = TASKS.get(str(meta.get("task") or ""), None) or task_from_metrics(rows)
-    return ReportRun(_unzipped(Path(path)).stem, rows, task)
+    return ReportRun(_unzipped(Path(path)).stem, rows, task, meta)
+
+
+def setting_cells(meta: dict[str, Any]) -> dict[str, str]:
+    """What a reader needs to know a run by: its method, profile, LM, retriever and the knobs it set off its
+    profile's values ("-" where a log does not say)."""
+    knobs = meta.get("knobs") or {}
+    lm = str(meta.get("lm") or "-") + (f" @ {meta['api_base']}" if meta.get("api_base") else "")
+    return {"method": str(meta.get("method") or "-"), "profile": str(meta.get("profile") or "-"), "LM": lm,
+            "retriever": str(meta.get("retriever") or "-"),
+            "knobs": ", ".join(f"{name}={value}" for name, value in sorted(knobs.items())) or "the profile's"}
 
 
 def _unzipped(path: Path) -> Path:
