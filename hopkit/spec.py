@@ -74,12 +74,12 @@ class RunSpec:
         if self.questions is not None:
             first, sep, last = self.questions.partition("-")
             if not sep or not first.strip().isdigit() or not last.strip().isdigit() or not 1 <= int(first) <= int(last):
-                raise InputError(f"--questions expects A-B with 1 <= A <= B (e.g. 51-80), got {self.questions!r}")
+                raise InputError(f"questions expects A-B with 1 <= A <= B (e.g. 51-80), got {self.questions!r}")
         if self.n is not None and self.n < 1:
-            raise InputError("--n must be at least 1")
+            raise InputError("n must be at least 1")
         if self.program is not None and (self.knobs or self.profile != "hopkit"):
-            raise InputError("--set and --profile cannot change a saved program's knobs (it records its own); "
-                             "optimize again, or drop --program")
+            raise InputError("knobs and a profile cannot change a saved program's knobs (it records its own); "
+                             "optimize again, or drop the saved program")
         if self.threads < 1 or self.max_tokens < 1:
             raise InputError("threads and max_tokens must be at least 1")
         return replace(self, knobs=knobs)
@@ -170,8 +170,8 @@ def from_log(path: Path) -> RunSpec:
     """The spec a run log ran with, from its ``.meta.json``."""
     meta_path = path.with_suffix(".meta.json") if path.suffix != ".json" else path
     if not meta_path.is_file():
-        raise MissingArtifactError(f"no settings beside {path} ({meta_path.name}): --like takes a run log that "
-                                   "hopkit eval wrote")
+        raise MissingArtifactError(f"no settings beside {path} ({meta_path.name}): a run's settings are read from a "
+                                   "run log that hopkit eval wrote")
     meta = json.loads(meta_path.read_text(encoding="utf-8"))
     if "spec" not in meta:
         raise InputError(f"{meta_path} holds no run spec (a log from before run specs): rerun it with flags")

@@ -103,5 +103,5 @@ def test_optimize_refuses_a_cap_of_zero_before_the_study_opens(hopkit_home, tmp_
     rc = main(["optimize", "--method", "oner", "--demos", "none", "--dev", "bundled:dev[1-20]", "--trials", "1",
                "--max-calls-per-question", "0", "--out", str(folder)])
     err = capsys.readouterr().err.strip()
-    assert rc == 2 and "--max-calls-per-question must be above 0, got 0" in err and len(err.splitlines()) == 1
+    assert rc == 2 and "(max_calls_per_question) must be above 0, got 0" in err and len(err.splitlines()) == 1
     assert not folder.exists()

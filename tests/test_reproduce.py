@@ -72,7 +72,7 @@ def test_the_table_pairs_each_method_with_oner_and_shows_the_papers_number(tmp_p
 def test_overlapping_tune_and_test_splits_are_refused(tmp_path):
     with pytest.raises(InputError, match="the dev and test splits share 2 questions"):
         _run(tmp_path, "oner", tune="tiny[1-6]", test="tiny[5-10]")
-    with pytest.raises(InputError, match="give --tune"):
+    with pytest.raises(InputError, match="give a tune split"):
         _run(tmp_path, "oner", tune=None)
 
 

@@ -51,13 +51,13 @@ class Dataset:
 def pick_questions(examples: list, n: int | None, questions: str | None) -> list:
     """The questions a run answers: ``--questions A-B`` (1-based, inclusive), then the first ``--n``."""
     if n is not None and n < 1:
-        raise InputError("--n must be at least 1")
+        raise InputError("n must be at least 1")
     if questions:
         first, sep, last = questions.partition("-")
         if not sep or not first.strip().isdigit() or not last.strip().isdigit() or not 1 <= int(first) <= int(last):
-            raise InputError(f"--questions expects A-B with 1 <= A <= B (e.g. 51-80), got {questions!r}")
+            raise InputError(f"questions expects A-B with 1 <= A <= B (e.g. 51-80), got {questions!r}")
         if int(first) > len(examples):
-            raise InputError(f"--questions {questions}: the dataset has {len(examples)} questions")
+            raise InputError(f"questions {questions}: the dataset has {len(examples)} questions")
         examples = examples[int(first) - 1:int(last)]
     return examples[:n] if n else list(examples)
 

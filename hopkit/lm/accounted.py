@@ -5,7 +5,7 @@ The answer cache is DSPy's store (``dspy.cache``, memory and disk) under hopkit'
 give: the key names the endpoint (the server's URL, or the local model file), so a dead or different server is
 never answered from another one's replies. Inside a usage scope (one question of an evaluation) answers are held
 and stored only when the question ends without an error, and an answer DSPy's adapter could not parse is never
-stored, so a rerun asks again instead of replaying the failure (docs/running.md, "The LM cache").
+stored, so a rerun asks again instead of replaying the failure (docs/lm.md, "The LM cache").
 """
 
 from __future__ import annotations

@@ -116,7 +116,7 @@ def compile_demos(kind: str, student: dspy.Module, trainset: Sequence[dspy.Examp
 
 def check_demo_threshold(threshold: float) -> None:
     if not 0.0 < threshold <= 1.0:
-        raise ValueError(f"--demo-threshold must be in (0, 1], got {threshold}")
+        raise ValueError(f"the demonstration threshold (demo_threshold) must be in (0, 1], got {threshold}")
 
 
 def all_demos(program: dspy.Module) -> list[dspy.Example]:

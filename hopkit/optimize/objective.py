@@ -50,7 +50,7 @@ def capped_trials(study: optuna.Study) -> list[dict]:
 
 def check_cap(cap: float | None) -> None:
     if cap is not None and not cap > 0:
-        raise ValueError(f"--max-calls-per-question must be above 0, got {cap:g}")
+        raise ValueError(f"the call cap (max_calls_per_question) must be above 0, got {cap:g}")
 
 
 COST_OBJECTIVES = {"lm_calls": "lm_calls", "tokens": "prompt_tokens", "seconds": "seconds"}

@@ -273,7 +273,7 @@ def grid_points(grid: dict[str, list[Any]]) -> int:
 def check_budget(trials: int, demos: str, demo_threshold: float) -> None:
     """Refuse a run that could not do its work, before anything is loaded or written."""
     if trials < 1:
-        raise ValueError(f"--trials must be at least 1, got {trials}")
+        raise ValueError(f"trials must be at least 1, got {trials}")
     if demos != "none":
         check_demo_threshold(demo_threshold)
 

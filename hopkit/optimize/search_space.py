@@ -34,7 +34,7 @@ def search_space(method: str, only: Iterable[str] | None = None, fixed: dict[str
     inert = [name for name in wanted if compiled_demos and declared[name].builds_demos]
     if only and inert:
         raise InputError(f"{', '.join(inert)} only shape the demonstrations built from train, which compiled "
-                         "demonstrations replace; tune them with --demos none")
+                         "demonstrations replace; tune them with no compiled demonstrations (demos none)")
     return {name: declared[name] for name in wanted if name not in (fixed or {}) and name not in inert}
 
 

@@ -68,12 +68,12 @@ def reproduce(request: ReproduceRequest, load: Callable[[str], Dataset], retriev
     method = get_method(request.method)
     grid = held_grid(paper_grid(request.method, request.wide), request.fixed, request.method)
     if grid and not request.tune:
-        raise InputError(f"{request.method} tunes {', '.join(grid)} on a tune split as its paper does: give --tune "
-                         "SPEC[A-B]")
+        raise InputError(f"{request.method} tunes {', '.join(grid)} on a tune split as its paper does: give a tune "
+                         "split (SPEC[A-B])")
     if request.prompt_sets < 1:
-        raise InputError("--prompt-sets must be at least 1")
+        raise InputError("prompt_sets must be at least 1")
     if request.prompt_sets > 1 and (train is None or not method.uses_demos):
-        raise InputError("--prompt-sets samples demonstration sets: the method needs demonstrations (--demos-from)")
+        raise InputError("prompt_sets samples demonstration sets: the method needs demonstrations (demos_from)")
     if request.tune:
         _, tune_data, picked = load_splits(None, request.tune, request.test, load)
         test_data = load(_spec_of(request.test))
@@ -109,8 +109,8 @@ def chosen_in(study: Path, knob: str) -> Any:
     """The value a finished study's tune split chose for a knob (its prompt set 0), to hold in another study."""
     record = study / "reproduce.json"
     if not record.is_file():
-        raise InputError(f"{study} holds no reproduce.json: finish that study's tune split first (hopkit reproduce "
-                         f"--out {study})")
+        raise InputError(f"{study} holds no reproduce.json: finish that study's tune split first (reproduce it "
+                         "with that folder as its out folder)")
     chosen = (json.loads(record.read_text()).get("prompt_sets") or [{}])[0].get("chosen") or {}
     if knob not in chosen:
         raise InputError(f"{record} chose no {knob}: its grid did not search it")
