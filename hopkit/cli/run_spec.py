@@ -4,6 +4,7 @@ with the flags the user gave on top."""
 from __future__ import annotations
 
 import argparse
+from dataclasses import fields
 from pathlib import Path
 from typing import Any
 
@@ -20,16 +21,14 @@ def _flag(name: str, convert=lambda value: value):
     return read
 
 
-_FLAG_VALUES = {
-    "method": _flag("method"), "dataset": _flag("dataset"), "questions": _flag("questions"), "n": _flag("n"),
-    "profile": _flag("profile"), "demos_from": _flag("demos_from"), "program": _flag("program", str),
-    "task": _flag("task"),
+# every field of RunSpec is read from the flag of its own name; these are read otherwise (a path flag gives a Path,
+# --metrics a comma list, --no-cache the opposite of cache); knobs come from --set
+_READ_OTHERWISE = {
+    "program": _flag("program", str), "index": _flag("index", str), "out": _flag("out", str),
     "metrics": _flag("metrics", lambda text: tuple(m.strip() for m in text.split(",") if m.strip()) or None),
-    "retriever": _flag("retriever"), "index": _flag("index", str), "plaid": _flag("plaid"), "reader": _flag("reader"),
-    "lm": _flag("lm"), "api_base": _flag("api_base"), "max_tokens": _flag("max_tokens"),
-    "lm_timeout": _flag("lm_timeout"), "cache": lambda a: not getattr(a, "no_cache", False),
-    "threads": _flag("threads"), "out": _flag("out", str),
+    "cache": lambda a: not getattr(a, "no_cache", False),
 }
+_FLAG_VALUES = {f.name: _READ_OTHERWISE.get(f.name, _flag(f.name)) for f in fields(RunSpec) if f.name != "knobs"}
 
 
 def spec_from_flags(args: argparse.Namespace) -> RunSpec:
