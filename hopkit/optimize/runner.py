@@ -291,12 +291,17 @@ def demos_state(request: OptimizeRequest, papers_program: dspy.Module,
     def compile_state() -> dict[str, Any]:
         say(f"compiling demonstrations with {request.demos.teleprompter} on {len(train_examples)} training "
             "questions ...")
-        compiled = compile_demos(request.demos.teleprompter, papers_program, train_examples, request.metric,
-                                 seed=request.seed,
-                                 threads=request.threads, threshold=request.demos.threshold)
+        import contextlib
+        import io
+
+        # DSPy's teleprompters draw their own progress bars on stderr: a quiet study keeps them off the terminal
+        quiet = contextlib.redirect_stderr(io.StringIO()) if not request.progress else contextlib.nullcontext()
+        with quiet:
+            compiled = compile_demos(request.demos.teleprompter, papers_program, train_examples, request.metric,
+                                     seed=request.seed, threads=request.threads, threshold=request.demos.threshold)
         if request.demos.teleprompter in ("bootstrap", "mipro") and not bootstrapped_demos(compiled):
             say(f"no training trace reached the demonstration threshold {request.demos.threshold}: every predictor "
-                "keeps the demonstrations it was built with (lower --demo-threshold to keep partly right traces)")
+                "keeps the demonstrations it was built with (lower the demonstration threshold to keep partly right traces)")
         return compiled.dump_state()
 
     provenance = {"method": request.method, "demos": request.demos.teleprompter, "train": split_hash(train_examples),
