@@ -13,6 +13,7 @@ import dspy
 
 from hopkit.data.examples import Dataset
 from hopkit.spec import MECHANICS, RunSpec, run_meta
+from hopkit.tasks import DEFAULT_TASK
 
 
 
@@ -29,7 +30,7 @@ class BuiltRun:
         """What the build decided that a run log records beside the spec."""
         return {"retriever": self.retriever, "demos_from": self.demos_from,
                 **({"retriever_choice": self.retriever_choice} if self.retriever_choice else {}),
-                **({"task": self.task.name} if self.task.name != "multihop-qa" else {})}
+                **({"task": self.task.name} if self.task.name != DEFAULT_TASK else {})}
 
 
 def build(spec: RunSpec, dataset: Dataset | None, configure_lm: Callable[[], object] | None = None,
@@ -55,7 +56,7 @@ def build(spec: RunSpec, dataset: Dataset | None, configure_lm: Callable[[], obj
                                   if method.needs_retriever else (None, spec.retriever, None))
     reader = open_reader(spec.reader) if method.needs_reader else None
     configure_lm() if configure_lm else use_lm(lm)
-    task = get_task(spec.task or (dataset.task if dataset is not None else "multihop-qa"))
+    task = get_task(spec.task or (dataset.task if dataset is not None else DEFAULT_TASK))
     parts = ProgramParts(method.name, retriever, reader, train, saved.profile if saved else spec.profile, task,
                          saved.state if saved else None)
     program = parts.program(**(saved.knobs if saved else spec.knobs))
@@ -152,5 +153,5 @@ def run_eval(spec: RunSpec, api_key: str | None = None, progress: bool = True,
         say(f"resuming {path}: {resumed} of {len(examples)} questions already done")
     report = evaluate(built.program, examples, metrics, log, threads=spec.threads, progress=progress)
     task = built.task
-    title = f"{meta['method']} {dataset.name}" + (f" ({task.name})" if task.name != "multihop-qa" else "")
+    title = f"{meta['method']} {dataset.name}" + (f" ({task.name})" if task.name != DEFAULT_TASK else "")
     return EvalRun(report, path, [row for row in log.rows if row["qid"] in wanted], resumed, len(examples), title)

@@ -55,7 +55,7 @@ def cmd_ablate(args: argparse.Namespace) -> None:
     from hopkit.reader.loading import open_reader
     from hopkit.variants import ablations, parse_variants
 
-    from hopkit.tasks import get_task
+    from hopkit.tasks import DEFAULT_TASK, get_task
 
     variants = parse_variants(args.variants, args.method) if args.variants else ablations(args.method)
     if args.only:
@@ -96,7 +96,7 @@ def cmd_ablate(args: argparse.Namespace) -> None:
         spec = replace(base, method=variant.method, profile=variant.profile or args.profile,
                        knobs=settings[variant.name])
         return {**run_meta(spec, dataset.name), "retriever": args.retriever, "demos_from": recorded[variant.method],
-                "fixed_knobs": fixed, **({"task": task.name} if task.name != "multihop-qa" else {}),
+                "fixed_knobs": fixed, **({"task": task.name} if task.name != DEFAULT_TASK else {}),
                 **retriever_choice(args)}
 
     results = run_ablation(variants, build, examples, metrics, Path(folder), meta_for, args.threads, not args.quiet,

@@ -23,6 +23,7 @@ from hopkit.cli.components import (
 from hopkit.errors import InputError
 from hopkit.paths import default_index_path, runs_dir, slug
 from hopkit.spec import RunSpec
+from hopkit.tasks import DEFAULT_TASK
 
 
 def cmd_data_build(args: argparse.Namespace) -> None:
@@ -434,7 +435,7 @@ def cmd_report(args: argparse.Namespace) -> None:
             print(table)
             continue
         run = load_run(path, args.n)
-        label = path.stem + (f" ({run.task.name})" if run.task.name != "multihop-qa" else "")
+        label = path.stem + (f" ({run.task.name})" if run.task.name != DEFAULT_TASK else "")
         print(format_report(summarize(run.rows, [get_metric(n) for n in run.metrics], path), label))
     if len(studies) > 1:
         from hopkit.optimize.summary import choice_rules_table

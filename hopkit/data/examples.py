@@ -9,6 +9,7 @@ import dspy
 from hopkit.data.corpus import Corpus, context_pid
 from hopkit.data.passage import Passage
 from hopkit.errors import InputError
+from hopkit.tasks import DEFAULT_TASK
 
 
 def make_example(qid: str, question: str, answers: list[str], gold_pids: list[str], **extra: object) -> dspy.Example:
@@ -43,7 +44,7 @@ class Dataset:
     examples: list[dspy.Example]
     corpus: Corpus | None  # None: an open-corpus dataset, answered over a user's index (--index)
     corpus_name: str
-    task: str = "multihop-qa"  # hopkit/tasks.py: what the answer is and how it is scored
+    task: str = DEFAULT_TASK  # hopkit/tasks.py: what the answer is and how it is scored
     stored_copy: str | None = None  # the rows `hopkit data add` kept, where they stood in for the hub
     spec: str | None = None  # what it was loaded from (``bundled:dev``), so a run's spec can name it
 

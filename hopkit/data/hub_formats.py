@@ -19,6 +19,7 @@ from hopkit.data.decomposition import hop_queries_and_chain
 from hopkit.data.examples import ClosedCorpusBuilder, Dataset, make_example
 from hopkit.data.stored_copies import stored_copy
 from hopkit.errors import InputError, MissingArtifactError
+from hopkit.tasks import DEFAULT_TASK
 
 
 def _pairs(context: Any) -> Iterable[tuple[str, list[str]]]:
@@ -125,7 +126,7 @@ class HubDataset:
     hub_id: str
     config: str | None
     convert: Callable[[dict, ClosedCorpusBuilder], Any]
-    task: str = "multihop-qa"
+    task: str = DEFAULT_TASK
 
 
 HUB: dict[str, HubDataset] = {

@@ -17,6 +17,7 @@ from hopkit.data.wiki_demos import SPEC as WIKI_SPEC
 from hopkit.data.wiki_demos import render as render_wiki_demos
 from hopkit.errors import InputError, UnknownNameError
 from hopkit.paths import data_dir
+from hopkit.tasks import DEFAULT_TASK
 
 KINDS = ["bundled", "ircot", "ircot-demos", "hopkit", "qa", *HUB]
 
@@ -59,7 +60,7 @@ def load_bundled(split: str) -> Dataset:
                                          type=row["type"], hop_queries=row["hop_queries"], chain=row["chain"]))
     name = (f"bundled:{task}:{split}" if task else f"bundled:{split}") + (f"@{paragraphs}" if paragraphs else "")
     corpus_name = f"bundled-p{paragraphs}" if paragraphs else "bundled"
-    return Dataset(name, examples, Corpus.from_file(folder / "corpus.jsonl"), corpus_name, task or "multihop-qa")
+    return Dataset(name, examples, Corpus.from_file(folder / "corpus.jsonl"), corpus_name, task or DEFAULT_TASK)
 
 
 def load_dataset_spec(spec: str) -> Dataset:
