@@ -27,3 +27,19 @@ def test_reproduce_takes_the_method_as_every_verb_does(capsys):
     assert args.method == "tor" and args.method_named is None
     assert main(["reproduce", "oner", "--method", "tor", "--test", "bundled:dev[1-2]"]) == 2
     assert "name the method once" in capsys.readouterr().err
+
+
+def test_a_run_file_is_a_study_file_too(tmp_path):
+    from hopkit.cli.run_spec import eval_spec
+    from hopkit.cli.study_file import apply_study_file
+
+    run_file = tmp_path / "run.toml"
+    run_file.write_text('method = "ircot"\ndataset = "bundled:dev"\nprofile = "paper"\nlm = "local:qwen0.5b"\n'
+                        'retriever = "bm25"\ncache = false\nmax_tokens = 256\n[knobs]\nk = 6\n')
+    spec = eval_spec(build_parser().parse_args(["eval", "--config", str(run_file)]))
+    for verb in (["ablate"], ["optimize"]):
+        args = build_parser().parse_args([*verb, "--config", str(run_file)])
+        apply_study_file(args, required=("method",))
+        assert (args.method, args.profile, args.lm, args.retriever, args.no_cache, args.max_tokens) == (
+            spec.method, spec.profile, spec.lm, spec.retriever, not spec.cache, spec.max_tokens), verb
+        assert args.set == ["k=6"] and spec.knobs == {"k": 6}, verb

@@ -1,6 +1,7 @@
 """``--config STUDY.toml`` for the study verbs (``reproduce``, ``ablate``, ``optimize``): a study's settings in one
-file. Its keys are the verb's flags (``--demos-from`` as ``demos_from``, ``--set`` as a ``[set]`` table of knobs)
-and the verb's file settings, which the command line leaves out so that it keeps to the study's main concerns
+file. It extends a run file (what ``hopkit eval --config`` reads): the run file's keys (``[knobs]``, ``cache``) mean
+what they mean there, and the rest are the verb's flags (``--demos-from`` as ``demos_from``, ``--set`` as a ``[set]``
+table of knobs) and the verb's file settings, which the command line leaves out so that it keeps to the study's main concerns
 (``hopkit optimize --help`` lists them); a flag given on the command line overrides the file. Checked before
 anything runs: an unknown key or a value of the wrong type is a one-line error."""
 
@@ -17,6 +18,9 @@ from hopkit.errors import InputError, MissingArtifactError, UnknownNameError
 from hopkit.spec import SECRETS
 
 NOT_SETTINGS = {"run", "config", "help", "verb_parser", "file_settings"}
+# a study file extends a run file (hopkit.spec.RunSpec, what `hopkit eval --config` reads): the run file's names for
+# the settings a flag names otherwise
+RUN_FILE_NAMES = {"knobs": "set"}
 
 
 @dataclass(frozen=True)
@@ -64,9 +68,15 @@ def apply_study_file(args: argparse.Namespace, required: tuple[str, ...] = ()) -
     file_only = {setting.name: setting for setting in getattr(args, "file_settings", ())}
     if args.config is not None:
         for name, value in _read(args.config).items():
-            dest = name.replace("-", "_")
+            dest = RUN_FILE_NAMES.get(name, name.replace("-", "_"))
             if dest in SECRETS:
                 raise InputError(SECRETS[dest].format(path=args.config))
+            if dest == "cache" and "no_cache" in actions:  # the run file's cache = false is the flag --no-cache
+                if not isinstance(value, bool):
+                    raise InputError(f"{args.config}: cache = {value!r} takes true or false")
+                if not args.no_cache:
+                    args.no_cache = not value
+                continue
             if dest in file_only:
                 setattr(args, dest, _file_typed(args.config, name, value, file_only[dest]))
                 continue
