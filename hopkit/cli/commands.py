@@ -166,17 +166,15 @@ def cmd_demo(args: argparse.Namespace) -> None:
     from hopkit.evaluation.harness import format_report
     from hopkit.evaluation.paired import compare_runs, format_comparison
     from hopkit.lm.usage import usage_scope
-    from hopkit.programs.ircot.rendering import render_steps
-    from hopkit.retrieval.bm25 import BM25Retriever
     from hopkit.cli.run_spec import spec_from_flags
+    from hopkit.programs.ircot.rendering import render_steps
+    from hopkit.retrieval.loading import bm25_of
     from hopkit.run import build, run_eval
 
     if args.n < 1:
         raise InputError("--n must be at least 1")
     dataset = load_bundled("dev")
-    index = default_index_path(dataset.corpus_name, "bm25")
-    if not (index / "hopkit-index.json").is_file():
-        BM25Retriever(dataset.corpus).save(index)
+    bm25_of(dataset.corpus, dataset.corpus_name)  # the demo's index, built once
     base = replace(spec_from_flags(args), dataset="bundled:dev", n=args.n, retriever="bm25", out=None).checked()
     lm = configure_lm(args)  # one model for every run below
     share_lm = lambda: dspy.configure(lm=lm)  # noqa: E731

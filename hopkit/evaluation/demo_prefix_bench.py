@@ -46,20 +46,16 @@ def run_mode(request: BenchRequest, mode: str) -> dict:
     from hopkit.evaluation.metrics import get_metric
     from hopkit.evaluation.run_log import RunLog
     from hopkit.lm.factory import LMSpec, make_lm
-    from hopkit.paths import default_index_path
     from hopkit.programs.registry import ProgramParts
-    from hopkit.retrieval.bm25 import BM25Retriever
-    from hopkit.retrieval.loading import load_index
+    from hopkit.retrieval.loading import bm25_of
 
     demos, _ = MODES[mode]
     lm = make_lm(LMSpec(model=request.lm, cache=False))
     dspy.configure(lm=lm)
     dataset = load_dataset_spec(request.dataset)
-    index = default_index_path(dataset.corpus_name, "bm25")
-    if not (index / "hopkit-index.json").is_file():
-        BM25Retriever(dataset.corpus).save(index)
     train = load_dataset_spec(request.demos_from) if demos else None
-    program = ProgramParts(request.method, load_index(index), train=train, profile=request.profile).program()
+    retriever = bm25_of(dataset.corpus, dataset.corpus_name)
+    program = ProgramParts(request.method, retriever, train=train, profile=request.profile).program()
     demo_count = len(getattr(getattr(program, "read_cot", None), "demos", []) or [])
     start = time.perf_counter()
     log = RunLog(Path(tempfile.mkdtemp()) / "run.jsonl", {"mode": mode})

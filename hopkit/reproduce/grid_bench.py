@@ -39,21 +39,16 @@ def run_mode(request: GridBenchRequest, mode: str) -> dict:
     from hopkit.evaluation.run_log import RunLog
     from hopkit.lm.factory import LMSpec, make_lm
     from hopkit.optimize.objective import setting_key
-    from hopkit.paths import default_index_path
     from hopkit.programs.demo_source import load_demonstrations
     from hopkit.programs.registry import ProgramParts
     from hopkit.reproduce.grids import paper_grid
     from hopkit.reproduce.shared_work import answer_shared
-    from hopkit.retrieval.bm25 import BM25Retriever
-    from hopkit.retrieval.loading import load_index
+    from hopkit.retrieval.loading import bm25_of
 
     lm = make_lm(LMSpec(model=request.lm, cache=False))
     dspy.configure(lm=lm)
     dataset = load_dataset_spec(request.dataset)
-    index = default_index_path(dataset.corpus_name, "bm25")
-    if not (index / "hopkit-index.json").is_file():
-        BM25Retriever(dataset.corpus).save(index)
-    retriever = load_index(index)
+    retriever = bm25_of(dataset.corpus, dataset.corpus_name)
     train, _ = load_demonstrations(request.demos_from, dataset.name, request.method, "paper")
     grid = paper_grid(request.method)
     settings = [dict(zip(grid, values)) for values in itertools.product(*grid.values())]

@@ -5,11 +5,15 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from hopkit.errors import InputError, MissingArtifactError
 from hopkit.retrieval.bm25 import BM25Retriever
 from hopkit.retrieval.protocol import Retriever
 from hopkit.retrieval.staging import MANIFEST
+
+if TYPE_CHECKING:
+    from hopkit.data.corpus import Corpus
 
 BACKENDS = ("bm25", "colbert", "hybrid", "remote:URL")
 
@@ -60,6 +64,17 @@ def _colbert(folder: Path, plaid: dict | None) -> Retriever:
 # an index folder's manifest names its backend; each backend reads its own folder
 INDEX_READERS: dict[str, Callable[[Path, dict | None], Retriever]] = {
     "bm25": lambda folder, plaid: BM25Retriever.load(folder), "colbert": _colbert}
+
+
+def bm25_of(corpus: "Corpus", corpus_name: str) -> Retriever:
+    """The corpus's BM25 index in its default place, built there first where there is none (the benchmarks and the
+    demo, which need no choice of retriever)."""
+    from hopkit.paths import default_index_path
+
+    folder = default_index_path(corpus_name, "bm25")
+    if not (folder / MANIFEST).is_file():
+        BM25Retriever(corpus).save(folder)
+    return load_index(folder)
 
 
 def load_index(folder: Path, plaid: dict | None = None) -> Retriever:
