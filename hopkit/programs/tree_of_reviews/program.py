@@ -103,15 +103,13 @@ class TreeOfReviews(KnobbedProgram):
     # ---- the search -------------------------------------------------------------------------------
     def forward(self, question: str) -> dspy.Prediction:
         state = SearchState(question)
-        with ThreadPoolExecutor(max_workers=self.threads) as pool:
-            if self.single_path:
-                self._chain(state)
-            else:
-                first = self._children(state, question, 1, None)
-                if self.knobs.order == "depth_first":
-                    self._search(state, first)
-                else:
-                    self._visit_layer(state, first, pool)
+        if self.single_path:
+            self._chain(state)
+        elif self.knobs.order == "depth_first":
+            self._search(state, self._children(state, question, 1, None))
+        else:  # only a layer's concurrent reviews need threads
+            with ThreadPoolExecutor(max_workers=self.threads) as pool:
+                self._visit_layer(state, self._children(state, question, 1, None), pool)
         return self._answer(state)
 
     def _search(self, state: SearchState, siblings: list[ReviewNode]) -> None:
