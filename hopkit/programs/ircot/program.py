@@ -126,17 +126,19 @@ class IRCoT(KnobbedProgram):
         stop = None
         for step in range(1, knobs.max_steps + 1):
             record, generated = self._reason_step(step, question, collection, sentences)
-            steps.append(record)
             stop = _stop_reason(record, generated, sentences, knobs.stop_on_repeat)
-            if stop is not None:
+            if stop is not None:  # a repeated sentence is recorded as no sentence
+                steps.append({**record, "sentence": None} if stop == "repeat" else record)
                 break
-            sentences.append(record["sentence"])
-            if says_answer(record["sentence"]):
+            sentence = record["sentence"]
+            sentences.append(sentence)
+            if says_answer(sentence):
+                steps.append(record)
                 stop = "answer_is"
                 break
-            record["query"] = record["sentence"]
-            record["added"] = retrieve(record["sentence"])
-            record["retrieved"] = [p.pid for p in retrieved_for[record["sentence"]]]
+            added = retrieve(sentence)  # the sentence is the next query
+            steps.append({**record, "query": sentence, "added": added,
+                          "retrieved": [p.pid for p in retrieved_for[sentence]]})
         return Collected(collection, sentences, steps, stop or "max_steps")
 
     def read(self, question: str, collected: Collected) -> dspy.Prediction:
@@ -216,7 +218,6 @@ def _stop_reason(record: dict, generated: list[str], sentences: list[str], on_re
     if not generated:
         return "empty_sentence"
     if on_repeat and repeats(generated[0], sentences):
-        record["sentence"] = None
         return "repeat"
     return None if record["sentence"] else "nothing_new"
 
