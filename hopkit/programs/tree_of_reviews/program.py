@@ -206,8 +206,7 @@ class TreeOfReviews(KnobbedProgram):
         return review(self.review_step, state.question, self._shown(state, node.path))
 
     def _record(self, state: SearchState, node: ReviewNode, result: Review) -> None:
-        node.relevant, node.sufficient, node.output, node.parse = result.relevant, result.sufficient, result.output, result.parse
-        node.reasoning, node.answer, node.action = result.reasoning, result.answer, result.action
+        node.take(result)
         for check in self.review_checks:  # hopkit's checked accept and reject (none in ``paper``)
             check(state, node, self.single_path)
 

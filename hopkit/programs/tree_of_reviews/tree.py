@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, fields
+from typing import TYPE_CHECKING
 
 from hopkit.data.passage import Passage
+
+if TYPE_CHECKING:
+    from hopkit.programs.tree_of_reviews.review import Review
 
 # What happened to a node.
 REVIEWED = "reviewed"
@@ -35,6 +39,12 @@ class ReviewNode:
 
     def to_dict(self) -> dict:
         return asdict(self)
+
+    def take(self, review: "Review") -> None:
+        """The review's verdict on this node: each of its fields, and the action they imply."""
+        for name in (f.name for f in fields(review)):
+            setattr(self, name, getattr(review, name))
+        self.action = review.action
 
 
 @dataclass
