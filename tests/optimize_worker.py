@@ -46,7 +46,8 @@ def request(folder, storage, trials, demos="none", objectives=("metric",), grace
                            splits=Splits(tiny_dataset("train", 6), tiny_dataset("dev", 4).examples, "tiny:dev",
                                          test=test, train_n=6),
                            place=StudyPlace(Path(folder), storage, "shared", heartbeat_s=1, grace_s=grace_s),
-                           trials=trials, demos=DemoSettings(demos), objectives=objectives, progress=False)
+                           trials=trials, demos=DemoSettings(demos), objectives=objectives, progress=False,
+                           profile="paper")
 
 
 def configure(delay=0.0, cache=False, engine=None):

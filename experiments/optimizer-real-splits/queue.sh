@@ -19,7 +19,7 @@ study() {  # dataset, method, trials, then the study file's own lines (hopkit op
         'retriever = "auto"' "quiet = true" "$@" > "$file"
     hopkit optimize --method "$method" --demos labeled --train "${TRAIN[$set]}" --dev "${DEV[$set]}[1-50]" \
         --test "${DEV[$set]}[51-100]" --params "${PARAMS[$method]}" --trials "$trials" --metric f1 \
-        --out "$OUT/$method-$set-labeled" --lm local:qwen1.5b --config "$file"
+        --out "$OUT/$method-$set-labeled" --lm local:qwen1.5b --profile paper --config "$file"
 }
 study musique ircot 8 "unpruned_check = true"
 study hotpotqa ircot 8 "prune_startup = 1"

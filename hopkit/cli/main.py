@@ -226,7 +226,8 @@ def build_parser() -> argparse.ArgumentParser:
                      help="stop a setting whose LM calls a question exceed CALLS, after 3 dev questions and at each "
                      "slice; the paper's setting is never stopped (default: no cap)")
     opt.add_argument("--set", action="append", default=[], metavar="KNOB=VALUE", help="fix a knob (not tuned)")
-    add_profile_flag(opt, default="paper", text="the knobs not tuned, and trial 0's values of those tuned")
+    add_profile_flag(opt, text="the knobs not tuned, and trial 0's values of those tuned (paper: the study starts "
+                              "from the paper's setting)")
     opt.add_argument("--out", type=Path, default=None, help="study folder (default runs/optimize/<study>)")
     add_lm_flags(opt)  # the LM flags every verb takes, eval's among them
     add_study_file_flag(opt, optimize_file_settings())

@@ -1,6 +1,6 @@
 """One optimization run: demos with a DSPy teleprompter, knobs with optuna, then the saved program.
 
-Order: (1) the program with the profile's knobs (``paper`` by default) is compiled by the teleprompter on train
+Order: (1) the program with the profile's knobs (``hopkit`` by default, ``paper`` for the paper's setting) is compiled by the teleprompter on train
 (or left as built); (2) a study tunes the declared knobs on dev, trial 0 being the profile's settings, each
 trial building the program with its knobs and the compiled demos; (3) the best setting is saved
 with its manifest and plots, and scored on test when a test split is given.
@@ -90,7 +90,7 @@ class OptimizeRequest:
     trials: int
     demos: DemoSettings = DemoSettings()
     pruning: PruningSettings = PruningSettings()
-    profile: str = "paper"  # knobs not searched, and the paper's trial's values of those searched
+    profile: str = "hopkit"  # knobs not searched, and trial 0's values of those searched (as every verb's default)
     objectives: Sequence[str] = ("metric",)
     fixed: dict[str, Any] = field(default_factory=dict)
     params: Sequence[str] | None = None
