@@ -27,6 +27,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--pair", nargs=2, type=Path, default=None, metavar=("A", "B"))
     parser.add_argument("--dataset", default=None, help="the pair's dataset spec, for the cited paragraphs' text")
+    parser.add_argument("--pair-name", default="searchain-vs-tor.png", help="the pair page's file in docs/report/")
     args = parser.parse_args()
     reason = browser.missing()
     if reason:
@@ -50,7 +51,7 @@ def main() -> int:
             element.screenshot(str(target))
             errors = browser.console_errors(driver)
             print(f"{target.relative_to(ROOT)}: question {row['qid']}, console errors: {len(errors)}")
-        pages(driver, out, args.pair, args.dataset)
+        pages(driver, out, args.pair, args.dataset, args.pair_name)
     finally:
         driver.quit()
     return 0
@@ -59,7 +60,7 @@ def main() -> int:
 FACT_CHECK = "tests/fixtures/runs/tasks/fact-check-ircot.jsonl"
 
 
-def pages(driver, out: Path, pair: list[Path] | None, dataset: str | None) -> None:
+def pages(driver, out: Path, pair: list[Path] | None, dataset: str | None, pair_name: str) -> None:
     """The two-run page and the fact-check page, each cut to a few questions so the screenshot stays readable."""
     from selenium.webdriver.common.by import By
 
@@ -73,9 +74,10 @@ def pages(driver, out: Path, pair: list[Path] | None, dataset: str | None) -> No
         differs = [q for q in shared if next(r for r in first.rows if r["qid"] == q)["metrics"]["em"]
                    != next(r for r in second.rows if r["qid"] == q)["metrics"]["em"]][:1]
         keep = set((differs + shared)[:4])
-        runs = [ReportRun(run.label, [r for r in run.rows if r["qid"] in keep], run.task) for run in (first, second)]
+        runs = [ReportRun(run.label, [r for r in run.rows if r["qid"] in keep], run.task, run.settings)
+                for run in (first, second)]
         passages, note = cited_passages([pair[0]], dataset)
-        shots["searchain-vs-tor.png"] = (build_page(runs, f"{first.label} against {second.label} (4 questions)",
+        shots[pair_name] = (build_page(runs, f"{first.label} against {second.label} (4 questions)",
                                                     passages, note), True)
     for name, (html, open_traces) in shots.items():
         page = Path(tempfile.mkdtemp()) / "page.html"
