@@ -48,7 +48,7 @@ _EXPORTS = {
 __all__ = sorted(_EXPORTS)
 
 if TYPE_CHECKING:
-    from hopkit.api import CoR, ColBERTv2, evaluate, load_dataset, local_lm
+    from hopkit.api import ColBERTv2, CoR, evaluate, load_dataset, local_lm
     from hopkit.evaluation.metrics import METRICS, cover_exact_match, exact_match, get_metric, recall_at, token_f1
     from hopkit.optimize.saved import load_program
     from hopkit.programs.baselines import NoR, OneR

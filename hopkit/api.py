@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 DEFAULT_METRICS = ("em", "f1", "cover_em", "recall@15")
 
 
-def load_dataset(spec: str) -> "Dataset":
+def load_dataset(spec: str) -> Dataset:
     """A dataset and its corpus: ``bundled:dev``, ``ircot:FILE.jsonl``, ``ircot-demos:FILE.txt``,
     ``hotpotqa:dev@FILE`` ... (the same specs as ``hopkit eval --dataset``)."""
     from hopkit.data.registry import load_dataset_spec
@@ -29,7 +29,7 @@ def load_dataset(spec: str) -> "Dataset":
     return load_dataset_spec(spec)
 
 
-def ColBERTv2(location: str | Path, timeout: float = 30.0) -> "Retriever":  # noqa: N802 (reads as the class)
+def ColBERTv2(location: str | Path, timeout: float = 30.0) -> Retriever:  # noqa: N802 (reads as the class)
     """A ColBERTv2 retriever: a colbert-ai index folder (built by ``hopkit index --backend colbert``) or
     the URL of a ColBERTv2 server (``hopkit serve``, or DSPy's ``/api/search`` format)."""
     if str(location).startswith(("http://", "https://")):
@@ -41,23 +41,23 @@ def ColBERTv2(location: str | Path, timeout: float = 30.0) -> "Retriever":  # no
     return ColBERTRetriever(Path(location))
 
 
-def local_lm(pack: str = "qwen1.5b", max_tokens: int = 512) -> "dspy.LM":
+def local_lm(pack: str = "qwen1.5b", max_tokens: int = 512) -> dspy.LM:
     """The offline LM from a model pack (``hopkit models fetch qwen1.5b``) or a GGUF path, for ``dspy.configure``."""
     from hopkit.lm.factory import LMSpec, make_lm
 
     return make_lm(LMSpec(model=f"local:{pack}", max_tokens=max_tokens))
 
 
-def CoR(retriever: "Retriever", **knobs: Any) -> "TreeOfReviews":  # noqa: N802 (reads as the class)
+def CoR(retriever: Retriever, **knobs: Any) -> TreeOfReviews:  # noqa: N802 (reads as the class)
     """Chain of Reviews: Tree of Reviews on one path that accumulates every retrieved paragraph."""
     from hopkit.programs.tree_of_reviews import TreeOfReviews
 
     return TreeOfReviews(retriever, single_path=True, **knobs)
 
 
-def evaluate(program: Any, dataset: "Dataset | Sequence[dspy.Example]", n: int | None = None,
+def evaluate(program: Any, dataset: Dataset | Sequence[dspy.Example], n: int | None = None,
              metrics: Sequence[str] | None = None, out: str | Path | None = None, threads: int = 1,
-             progress: bool = True, meta: dict | None = None) -> "EvalReport":
+             progress: bool = True, meta: dict | None = None) -> EvalReport:
     """Run ``program`` on the first ``n`` questions and score them, with any ``dspy.LM``: each question's LM calls,
     tokens and retrievals are counted as ``hopkit eval`` counts them. With ``out``, every finished question is
     appended to that JSONL run log and a rerun resumes from it; its metadata is the run spec (the program's method,

@@ -16,7 +16,6 @@ from hopkit.spec import MECHANICS, RunSpec, run_meta
 from hopkit.tasks import DEFAULT_TASK
 
 
-
 @dataclass
 class BuiltRun:
     program: dspy.Module

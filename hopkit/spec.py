@@ -56,7 +56,7 @@ class RunSpec:
         return LMSpec(model=self.lm, api_base=self.api_base, api_key=api_key, max_tokens=self.max_tokens,
                       cache=self.cache, timeout=self.lm_timeout)
 
-    def checked(self) -> "RunSpec":
+    def checked(self) -> RunSpec:
         """The spec, or a one-line error for the first thing in it that cannot run."""
         from hopkit.data.registry import KINDS
         from hopkit.evaluation.metrics import get_metric

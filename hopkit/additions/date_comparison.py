@@ -17,8 +17,8 @@ from __future__ import annotations
 
 import dspy
 
-from hopkit.text.question_form import either_or_options
 from hopkit.additions.stated_dates import stated_dates
+from hopkit.text.question_form import either_or_options
 from hopkit.text.temporal import EARLIEST, compare_dates, temporal_comparison
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from hopkit.text.normalize import normalize_answer
 from hopkit.text.question_form import AUXILIARIES
+
 _QUANTIFIERS = {"both", "either"}
 _NEGATIONS = {"not", "no", "neither", "nor", "never", "none"}
 _MIN_WORDS = 4  # shorter answers are values or verdicts, not sentences

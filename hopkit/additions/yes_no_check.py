@@ -21,9 +21,9 @@ import re
 import dspy
 from dspy.utils.exceptions import AdapterParseError
 
+from hopkit.additions.restatement import restated_verdict
 from hopkit.signatures.answer import YesNoAnswer
 from hopkit.text.question_form import YES_NO, question_form
-from hopkit.additions.restatement import restated_verdict
 
 VERDICTS = ("yes", "no")
 # the reader's concluding value ("So the answer is: 749 feet."), which answers a different question than yes/no

@@ -21,8 +21,8 @@ import dspy
 
 from hopkit.data.passage import Passage
 from hopkit.errors import InputError
-from hopkit.text.normalize import normalize_answer
 from hopkit.retrieval.protocol import Retriever
+from hopkit.text.normalize import normalize_answer
 
 QuerySource = Literal["auto", "hops", "questions"]
 QUERY_SOURCES = ("auto", "hops", "questions")

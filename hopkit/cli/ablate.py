@@ -5,9 +5,18 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from hopkit.cli.components import (
+    add_lm_flags,
+    add_question_flags,
+    add_retrieval_flags,
+    configure_lm,
+    load_dataset,
+    load_retriever,
+    parse_knobs,
+    pick_questions,
+    retriever_choice,
+)
 from hopkit.cli.study_file import add_study_file_flag, apply_study_file
-from hopkit.cli.components import (add_lm_flags, add_question_flags, add_retrieval_flags, configure_lm, load_dataset,
-                                   load_retriever, parse_knobs, pick_questions, retriever_choice)
 from hopkit.knobs import PROFILES
 from hopkit.paths import runs_dir, slug
 
@@ -45,17 +54,14 @@ def cmd_ablate(args: argparse.Namespace) -> None:
 
     from hopkit.cli.run_spec import spec_from_flags
     from hopkit.evaluation.ablation import run_ablation, write_outputs
-    from hopkit.spec import MECHANICS, run_meta
     from hopkit.evaluation.metrics import get_metric
     from hopkit.knobs import KNOBS, check_profile
-    from hopkit.variants import select
-    from hopkit.programs.demo_source import load_demonstrations
-    from hopkit.programs.demo_source import resolve_demos_from
+    from hopkit.programs.demo_source import load_demonstrations, resolve_demos_from
     from hopkit.programs.registry import ProgramParts, check_knobs, get_method, task_knobs
     from hopkit.reader.loading import open_reader
-    from hopkit.variants import ablations, parse_variants
-
+    from hopkit.spec import MECHANICS, run_meta
     from hopkit.tasks import DEFAULT_TASK, get_task
+    from hopkit.variants import ablations, parse_variants, select
 
     variants = parse_variants(args.variants, args.method) if args.variants else ablations(args.method)
     if args.only:

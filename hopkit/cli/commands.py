@@ -7,7 +7,6 @@ import json
 import sys
 import time
 from collections.abc import Callable
-
 from pathlib import Path
 
 import dspy
@@ -162,11 +161,11 @@ def cmd_demo(args: argparse.Namespace) -> None:
     then OneR and IRCoT on its first questions, each through the run spec, with the paired difference."""
     from dataclasses import replace
 
+    from hopkit.cli.run_spec import spec_from_flags
     from hopkit.data.registry import load_bundled
     from hopkit.evaluation.harness import format_report
     from hopkit.evaluation.paired import compare_runs, format_comparison
     from hopkit.lm.usage import usage_scope
-    from hopkit.cli.run_spec import spec_from_flags
     from hopkit.programs.ircot.rendering import render_steps
     from hopkit.retrieval.loading import bm25_of
     from hopkit.run import build, run_eval
@@ -273,8 +272,15 @@ def cmd_optimize(args: argparse.Namespace) -> None:
     apply_study_file(args, required=("method",))
     from hopkit.evaluation.metrics import get_metric
     from hopkit.optimize.objective import check_cap
-    from hopkit.optimize.runner import (DemoSettings, OptimizeRequest, PruningSettings, Splits, StudyPlace,
-                                        check_budget, optimize)
+    from hopkit.optimize.runner import (
+        DemoSettings,
+        OptimizeRequest,
+        PruningSettings,
+        Splits,
+        StudyPlace,
+        check_budget,
+        optimize,
+    )
     from hopkit.optimize.search_space import search_space
     from hopkit.optimize.study import check_storage, make_pruner, sqlite_url
     from hopkit.programs.registry import check_knobs, get_method
@@ -414,8 +420,7 @@ def cmd_report(args: argparse.Namespace) -> None:
     studies = [path for path in args.runs if path.is_dir() and (path / "summary.json").is_file()]
     for path in args.runs:
         if path in studies:
-            from hopkit.optimize.summary import study_settings_table
-            from hopkit.optimize.summary import read_summary, summary_rows
+            from hopkit.optimize.summary import read_summary, study_settings_table, summary_rows
 
             summary = read_summary(path)
             print(summary_rows(summary, path))

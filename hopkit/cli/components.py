@@ -9,9 +9,9 @@ import dspy
 
 from hopkit.data.examples import Dataset, pick_questions  # noqa: F401 (pick_questions: the verbs' import)
 from hopkit.data.registry import load_dataset_spec
+from hopkit.evaluation.retriever_choice import AUTO, open_dataset_retriever
 from hopkit.knobs import PROFILES, parse_knobs  # noqa: F401 (the CLI's --set parser)
 from hopkit.lm.factory import DEFAULT_LM, LMSpec, use_lm
-from hopkit.evaluation.retriever_choice import AUTO, open_dataset_retriever
 from hopkit.retrieval.counting import CountingRetriever
 
 

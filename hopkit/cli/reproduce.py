@@ -56,8 +56,8 @@ def add_parsers(verbs: argparse._SubParsersAction) -> None:
 
 def cmd_reproduce(args: argparse.Namespace) -> None:
     from hopkit.errors import InputError
-    from hopkit.programs.demo_source import load_demonstrations
     from hopkit.optimize.splits import split_spec
+    from hopkit.programs.demo_source import load_demonstrations
     from hopkit.programs.registry import get_method
     from hopkit.reader.loading import open_reader
     from hopkit.reproduce import ReproduceRequest, paper_grid, reproduce

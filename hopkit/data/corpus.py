@@ -64,7 +64,7 @@ class Corpus:
         tmp.replace(path)
 
     @classmethod
-    def from_file(cls, path: str | Path) -> "Corpus":
+    def from_file(cls, path: str | Path) -> Corpus:
         """Read ``.jsonl`` (objects with pid, title, text, or FlashRAG's id and contents) or ``.tsv`` (pid, text,
         title columns)."""
         path = Path(path)

@@ -7,8 +7,8 @@ import re
 from pathlib import Path
 
 from hopkit.data.examples import ClosedCorpusBuilder, Dataset, make_example
-from hopkit.errors import InputError, MissingArtifactError
 from hopkit.data.sentences import split_sentences
+from hopkit.errors import InputError, MissingArtifactError
 
 
 def _require(path: Path) -> Path:

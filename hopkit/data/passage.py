@@ -15,7 +15,7 @@ class Passage:
     score: float | None = None
     rank: int | None = None
 
-    def ranked(self, rank: int, score: float) -> "Passage":
+    def ranked(self, rank: int, score: float) -> Passage:
         return replace(self, rank=rank, score=score)
 
     def as_context(self, max_words: int | None = None) -> str:

@@ -24,7 +24,6 @@ from pathlib import Path
 
 from hopkit.data.corpus import Corpus, json_objects, read_jsonl_passages
 from hopkit.data.examples import Dataset, make_example
-from hopkit.data.passage import Passage
 from hopkit.errors import InputError, MissingArtifactError
 
 SPEC_HELP = "qa:QUESTIONS.jsonl@CORPUS.jsonl"

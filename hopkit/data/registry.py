@@ -10,8 +10,9 @@ from hopkit.data.bundled.build import BUNDLED_VERSION, SPLITS, build_bundled
 from hopkit.data.corpus import Corpus
 from hopkit.data.examples import Dataset, make_example
 from hopkit.data.hub_formats import HUB, load_hub
-from hopkit.data.question_file import SPEC_HELP as QA_SPEC, load_question_file
 from hopkit.data.local_formats import load_ircot_demos, load_ircot_jsonl, parse_ircot_demos
+from hopkit.data.question_file import SPEC_HELP as QA_SPEC
+from hopkit.data.question_file import load_question_file
 from hopkit.data.wiki_demos import SETS as WIKI_SETS
 from hopkit.data.wiki_demos import SPEC as WIKI_SPEC
 from hopkit.data.wiki_demos import render as render_wiki_demos

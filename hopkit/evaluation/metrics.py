@@ -12,8 +12,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from hopkit.errors import UnknownNameError
-from hopkit.text.normalize import answer_tokens, normalize_answer
 from hopkit.text.labels import claim_label
+from hopkit.text.normalize import normalize_answer
 from hopkit.text.similarity import rouge_l, token_f1
 
 RECALL_BUDGET = 15

@@ -21,7 +21,6 @@ from pathlib import Path
 
 from hopkit.errors import InputError
 
-
 # Keys that only label a run (an ablation variant's name and table group, where the dataset was read from): a
 # resume ignores them
 LABELS = frozenset({"name", "table", "dataset_spec"})
@@ -84,7 +83,7 @@ class RunLog:
         tmp.replace(self.path)
 
     @contextmanager
-    def writing(self, wait: bool = False) -> Iterator["RunLog"]:
+    def writing(self, wait: bool = False) -> Iterator[RunLog]:
         """Hold the log's writer lock while answering into it. Another live process holding it: with ``wait``,
         block until it lets go and then read the rows it added; else a one-line error that names it. Taken again
         by the thread that holds it, it is a no-op."""

@@ -88,7 +88,7 @@ def plaid_grid(spec: str | None) -> list[str]:
     return points
 
 
-def choose_plaid(rows: list["ScaleRow"], tolerance: float = 0.01) -> "ScaleRow | None":
+def choose_plaid(rows: list[ScaleRow], tolerance: float = 0.01) -> ScaleRow | None:
     """The fastest setting whose recall@15 is within ``tolerance`` of the best recall any setting reached
     (the near-exhaustive setting in the grid is the reference), on hop queries and, where measured, on whole
     questions too (hop queries name their entity and often reach 100 at every setting)."""
@@ -102,8 +102,8 @@ def choose_plaid(rows: list["ScaleRow"], tolerance: float = 0.01) -> "ScaleRow |
 
 def bench_sizes(sizes: list[int], backends: list[str], n: int, k: int, batch: int, checkpoint: str | None,
                 plaid: str | None, say=print, grid: str | None = None, kmeans: str = "auto") -> list[ScaleRow]:
-    from hopkit.paths import default_index_path
     from hopkit.data.registry import load_dataset_spec
+    from hopkit.paths import default_index_path
     from hopkit.retrieval.staging import MANIFEST
 
     rows = []
@@ -172,8 +172,8 @@ def _device() -> str:
 
 
 def _search_main(spec: str, backend: str, n: int, k: int, batch: int, plaid: str) -> None:
-    from hopkit.paths import default_index_path
     from hopkit.data.registry import load_dataset_spec
+    from hopkit.paths import default_index_path
     from hopkit.retrieval.loading import load_index, parse_plaid
 
     dataset = load_dataset_spec(spec)

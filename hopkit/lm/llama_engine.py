@@ -158,7 +158,7 @@ class LlamaCppEngine:
     def close(self) -> None:
         pass
 
-    def __deepcopy__(self, memo: dict) -> "LlamaCppEngine":
+    def __deepcopy__(self, memo: dict) -> LlamaCppEngine:
         return self  # a loaded model is shared, never copied
 
     def dump_state(self) -> dict:
@@ -167,7 +167,7 @@ class LlamaCppEngine:
                 "prefix_cache_bytes": self.prefix_cache_bytes, "reuse_context": self.reuse_context}
 
     @classmethod
-    def load_state(cls, state: dict) -> "LlamaCppEngine":
+    def load_state(cls, state: dict) -> LlamaCppEngine:
         return cls(**state)
 
 

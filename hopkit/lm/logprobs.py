@@ -98,8 +98,12 @@ def _items(logprobs: Any) -> list[tuple[str, float, list[tuple[str, float]]]]:
     content = logprobs.get("content") if isinstance(logprobs, dict) else getattr(logprobs, "content", logprobs)
     out = []
     for item in content or []:
-        get = (lambda key: item.get(key)) if isinstance(item, dict) else (lambda key: getattr(item, key, None))
-        top = [((t["token"] if isinstance(t, dict) else t.token), float(t["logprob"] if isinstance(t, dict) else t.logprob))
-               for t in (get("top_logprobs") or get("top") or [])]
-        out.append((get("token"), float(get("logprob")), top))
+        top = [(_field(t, "token"), float(_field(t, "logprob")))
+               for t in (_field(item, "top_logprobs") or _field(item, "top") or [])]
+        out.append((_field(item, "token"), float(_field(item, "logprob")), top))
     return out
+
+
+def _field(item: Any, key: str) -> Any:
+    """A field of a log-probability entry, a dict (OpenAI's JSON) or an object (DSPy's)."""
+    return item.get(key) if isinstance(item, dict) else getattr(item, key, None)

@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field, fields
 
-_ACTIVE: contextvars.ContextVar["Usage | None"] = contextvars.ContextVar("hopkit_usage", default=None)
+_ACTIVE: contextvars.ContextVar[Usage | None] = contextvars.ContextVar("hopkit_usage", default=None)
 
 
 @dataclass

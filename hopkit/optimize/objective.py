@@ -8,6 +8,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import socket
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -15,14 +16,12 @@ from typing import Any
 
 import dspy
 import optuna
-import socket
 
 from hopkit.evaluation.harness import evaluate, summarize
 from hopkit.evaluation.metrics import Metric
 from hopkit.evaluation.run_log import RunLog
 from hopkit.knobs import Knob
 from hopkit.optimize.search_space import suggest
-
 
 OVER_CAP = "over_call_cap"  # the trial's user attribute: its LM calls a question when it was stopped
 

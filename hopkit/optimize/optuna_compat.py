@@ -32,7 +32,6 @@ from sqlalchemy import event
 
 from hopkit.optimize.objective import setting_key
 
-
 # ---- 1. SQLite transactions that take the write lock when they begin ----
 # SQLite transactions that take the write lock when they begin, so two workers cannot run one trial.
 #

@@ -23,18 +23,23 @@ from hopkit.data.examples import Dataset
 from hopkit.evaluation.harness import evaluate
 from hopkit.evaluation.metrics import Metric
 from hopkit.evaluation.run_log import RunLog
-from hopkit.optimize.demos import bootstrapped_demos, check_demo_threshold, compile_demos, unseen_by_demos
-from hopkit.optimize.objective import capped_trials, check_cap
-from hopkit.optimize.summary import cost_front, plot_cost_front
-from hopkit.optimize.demos import demo_sources, refuse_held_out
-from hopkit.optimize.demos import load_or_compile, state_fingerprint
+from hopkit.optimize.demos import (
+    bootstrapped_demos,
+    check_demo_threshold,
+    compile_demos,
+    demo_sources,
+    load_or_compile,
+    refuse_held_out,
+    state_fingerprint,
+    unseen_by_demos,
+)
 from hopkit.optimize.guarded_choice import CHOICE_RULES, guarded_choice_of_rows
-from hopkit.optimize.objective import COST_OBJECTIVES, Objective
-from hopkit.optimize.summary import save_plots
+from hopkit.optimize.objective import COST_OBJECTIVES, Objective, capped_trials, check_cap
 from hopkit.optimize.pruning import PruningReport, check_pruning
 from hopkit.optimize.saved import save_program, split_hash
 from hopkit.optimize.search_space import profile_defaults, search_space
-from hopkit.optimize.study import enqueue_paper_trial, open_study, find_paper_trial, run_trials
+from hopkit.optimize.study import enqueue_paper_trial, find_paper_trial, open_study, run_trials
+from hopkit.optimize.summary import cost_front, plot_cost_front, save_plots
 from hopkit.programs.registry import ProgramParts
 from hopkit.reader.protocol import Reader
 from hopkit.retrieval.protocol import Retriever
@@ -106,7 +111,7 @@ class OptimizeRequest:
     run_spec: Any = None
 
 
-def _spec_meta(request: "OptimizeRequest", dev_name: str) -> dict[str, Any]:
+def _spec_meta(request: OptimizeRequest, dev_name: str) -> dict[str, Any]:
     """The objective's setting metadata from the request's run spec, where it has one."""
     if request.run_spec is None:
         return {}

@@ -6,8 +6,8 @@ study chose and the knobs a deployed program runs with come from the same code.
 
 from __future__ import annotations
 
-import json
 import hashlib
+import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from importlib import metadata

@@ -18,9 +18,12 @@ from optuna.trial import FrozenTrial, TrialState
 
 from hopkit.errors import StorageError
 from hopkit.optimize.objective import setting_key
-from hopkit.optimize.optuna_compat import (DistinctSettingsMedianPruner, TrialSeededTPESampler, begin_immediately,
-                                           fail_dead_trials)
-
+from hopkit.optimize.optuna_compat import (
+    DistinctSettingsMedianPruner,
+    TrialSeededTPESampler,
+    begin_immediately,
+    fail_dead_trials,
+)
 
 FINISHED = (TrialState.COMPLETE, TrialState.PRUNED)
 

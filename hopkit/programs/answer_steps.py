@@ -33,7 +33,7 @@ class AnswerSteps(dspy.Module):
         self.date_comparison = DateComparison() if date_comparison else None
 
     @classmethod
-    def from_knobs(cls, knobs: Mapping[str, Any]) -> "AnswerSteps":
+    def from_knobs(cls, knobs: Mapping[str, Any]) -> AnswerSteps:
         """The steps a method's resolved knobs turn on (a knob the method lacks is off; the short form only cuts
         a short answer form)."""
         short = bool(knobs.get("short_form")) and knobs.get("answer_form", "short") == "short"

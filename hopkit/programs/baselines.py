@@ -18,13 +18,13 @@ from hopkit.knobs.knob import Profile
 from hopkit.knobs.values import program_knobs
 from hopkit.programs.answer_steps import AnswerSteps
 from hopkit.programs.documented import documented
-from hopkit.programs.knobbed import KnobbedProgram
 from hopkit.programs.ircot.demonstrations import DemoSet, demos_for
+from hopkit.programs.knobbed import KnobbedProgram
 from hopkit.programs.own_example import without_own_example
 from hopkit.programs.prediction import hop_prediction
+from hopkit.retrieval.counting import counted
 from hopkit.retrieval.protocol import Retriever
 from hopkit.signatures import ClosedBookAnswer, ContextAnswer
-from hopkit.retrieval.counting import counted
 
 Reasoning = Literal["direct", "cot"]
 

@@ -105,7 +105,7 @@ def in_domain_source(dataset_name: str | None) -> str:
 
 
 def load_demonstrations(spec: str | None, dataset_name: str | None, method: str,
-                        profile: str = "hopkit") -> tuple["Dataset | None", str]:
+                        profile: str = "hopkit") -> tuple[Dataset | None, str]:
     """(the train dataset or None for zero-shot, what the run's metadata records as its demonstrations)."""
     source = resolve_demos_from(spec, dataset_name, method, profile)
     if source is None:
@@ -144,7 +144,7 @@ def _refuse_silent_zero_shot(spec: str | None, dataset_name: str | None, method:
                      "run zero-shot on purpose")
 
 
-def _loaded(source: str) -> tuple["Dataset", str]:
+def _loaded(source: str) -> tuple[Dataset, str]:
     """The source's dataset, and the source as named, with where its rows were read when a stored copy stood in
     for the hub."""
     from hopkit.data.registry import load_dataset_spec

@@ -34,8 +34,8 @@ def _annotation(knob: Knob) -> Any:
     """The type a knob takes, or None (the profile's value)."""
     kind = knob.kind
     if kind == "choice":
-        return Optional[Literal[tuple(knob.choices)]]  # noqa: UP007 (a Literal built at run time)
-    return Optional[{"bool": bool, "int": int, "float": float}[kind]]  # noqa: UP007
+        return Optional[Literal[tuple(knob.choices)]]  # noqa: UP045 (a Literal built at run time)
+    return Optional[{"bool": bool, "int": int, "float": float}[kind]]  # noqa: UP045
 
 
 def _refusing_unknown(init, owner: str, names: list[str]):

@@ -8,10 +8,10 @@ from typing import Any
 
 import dspy
 
+from hopkit.data.examples import Dataset
 from hopkit.errors import InputError, UnknownNameError
 from hopkit.knobs import KNOBS, check_profile, check_values
 from hopkit.knobs.knob import Profile
-from hopkit.data.examples import Dataset
 from hopkit.programs.baselines import NoR, OneR
 from hopkit.programs.ircot import IRCoT
 from hopkit.programs.searchain import SearChain

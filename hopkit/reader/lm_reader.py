@@ -24,11 +24,11 @@ import dspy
 from dspy.utils.exceptions import AdapterParseError
 
 from hopkit.data.passage import Passage
-from hopkit.text.normalize import normalize_answer
 from hopkit.lm.logprobs import judgment_probability, value_confidence
 from hopkit.reader.locate import locate
 from hopkit.reader.protocol import Span
 from hopkit.signatures.extract_span import JUDGE_DEMOS, NO_ANSWER, SPAN_DEMOS, ExtractAnswerSpan, JudgeAndExtract
+from hopkit.text.normalize import normalize_answer
 
 Confidence = Literal["answerability", "span"]
 CONFIDENCES = ("answerability", "span")

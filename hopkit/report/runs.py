@@ -38,7 +38,7 @@ class ReportRun:
         return "graded" if right is None else ("correct" if right else "wrong")
 
 
-def as_run(run: "ReportRun | tuple[str, list[dict]]") -> ReportRun:
+def as_run(run: ReportRun | tuple[str, list[dict]]) -> ReportRun:
     if isinstance(run, ReportRun):
         return run
     label, rows = run

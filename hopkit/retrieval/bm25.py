@@ -14,7 +14,6 @@ from hopkit.errors import InputError, MissingArtifactError
 from hopkit.retrieval.staging import MANIFEST, fresh_staging, publish
 
 
-
 def _passage_text(passage: Passage) -> str:
     return f"{passage.title}. {passage.text}" if passage.title else passage.text
 
@@ -24,7 +23,7 @@ class BM25Retriever:
 
     backend = "bm25"
 
-    def __init__(self, corpus: Corpus, model: "bm25s.BM25 | None" = None, k1: float = 1.5, b: float = 0.75) -> None:
+    def __init__(self, corpus: Corpus, model: bm25s.BM25 | None = None, k1: float = 1.5, b: float = 0.75) -> None:
         self.corpus = corpus
         self._lock = threading.Lock()
         if model is None:
@@ -63,7 +62,7 @@ class BM25Retriever:
         return publish(staging, folder, manifest)
 
     @classmethod
-    def load(cls, folder: Path) -> "BM25Retriever":
+    def load(cls, folder: Path) -> BM25Retriever:
         folder = Path(folder)
         manifest_path = folder / MANIFEST
         if not manifest_path.is_file():
@@ -74,5 +73,5 @@ class BM25Retriever:
         corpus = Corpus.from_file(folder / "corpus.jsonl")
         return cls(corpus, model=bm25s.BM25.load(str(folder / "bm25")), k1=manifest["k1"], b=manifest["b"])
 
-    def __deepcopy__(self, memo: dict) -> "BM25Retriever":
+    def __deepcopy__(self, memo: dict) -> BM25Retriever:
         return self

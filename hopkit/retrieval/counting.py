@@ -22,7 +22,7 @@ class CountingRetriever:
             usage.add_retrieval()
         return passages
 
-    def __deepcopy__(self, memo: dict) -> "CountingRetriever":
+    def __deepcopy__(self, memo: dict) -> CountingRetriever:
         return self  # holds an index: optimizers copy programs, never indexes
 
     def __getattr__(self, name: str) -> Any:  # the wrapped retriever's own attributes (its corpus, its index)

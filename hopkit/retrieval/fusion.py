@@ -33,5 +33,5 @@ class FusionRetriever:
         ranked = sorted(scores, key=lambda pid: (-scores[pid], pid))[:k]
         return [passages[pid].ranked(rank=i + 1, score=scores[pid]) for i, pid in enumerate(ranked)]
 
-    def __deepcopy__(self, memo: dict) -> "FusionRetriever":
+    def __deepcopy__(self, memo: dict) -> FusionRetriever:
         return self

@@ -66,7 +66,7 @@ INDEX_READERS: dict[str, Callable[[Path, dict | None], Retriever]] = {
     "bm25": lambda folder, plaid: BM25Retriever.load(folder), "colbert": _colbert}
 
 
-def bm25_of(corpus: "Corpus", corpus_name: str) -> Retriever:
+def bm25_of(corpus: Corpus, corpus_name: str) -> Retriever:
     """The corpus's BM25 index in its default place, built there first where there is none (the benchmarks and the
     demo, which need no choice of retriever)."""
     from hopkit.paths import default_index_path

@@ -122,7 +122,7 @@ def _last_pair(text: str) -> tuple[str, str] | None:
     """The last "A or B" of a question with no clause mark before its options ("Who was born first Doug Liman
     or Saul Metzstein?")."""
     match = None
-    for match in _OPTION_PAIR.finditer(text):
+    for match in _OPTION_PAIR.finditer(text):  # noqa: B007 (the loop keeps the last match)
         pass
     if match is None:
         return None

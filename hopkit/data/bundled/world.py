@@ -55,7 +55,7 @@ class WorldSize:
     def total(self) -> int:
         return self.countries + self.cities + self.orgs + self.people + self.works
 
-    def scaled(self, passages: int) -> "WorldSize":
+    def scaled(self, passages: int) -> WorldSize:
         """The same mix of kinds grown (never shrunk) to exactly ``passages`` entities, one paragraph each."""
         if passages <= self.total:
             return self

@@ -13,25 +13,25 @@ from typing import Any, Literal
 import dspy
 from dspy.utils.exceptions import AdapterParseError
 
-from hopkit.data.passage import Passage
 from hopkit.additions.answer_as_asked import reader_as_asked
-from hopkit.programs.answer_steps import AnswerSteps
 from hopkit.data.examples import Dataset
+from hopkit.data.passage import Passage
 from hopkit.errors import InputError
-from hopkit.knobs.values import program_knobs
 from hopkit.knobs.knob import Profile
 from hopkit.knobs.stand_ins import stand_ins
-from hopkit.programs.documented import documented
-from hopkit.programs.knobbed import KnobbedProgram
+from hopkit.knobs.values import program_knobs
 from hopkit.lm.usage import current_usage
+from hopkit.programs.answer_steps import AnswerSteps
+from hopkit.programs.documented import documented
 from hopkit.programs.ircot.demonstrations import DemoSet, demos_for
 from hopkit.programs.ircot.sentences import extract_answer, first_new_sentence, repeats, says_answer, split_sentences
+from hopkit.programs.knobbed import KnobbedProgram
 from hopkit.programs.own_example import without_own_example
 from hopkit.programs.prediction import hop_prediction
+from hopkit.retrieval.counting import counted
 from hopkit.retrieval.protocol import Retriever
 from hopkit.signatures import ContextAnswer
 from hopkit.signatures.ircot import ChainAnswer, ContinueReasoning
-from hopkit.retrieval.counting import counted
 
 ReaderMode = Literal["cot", "direct", "none"]
 

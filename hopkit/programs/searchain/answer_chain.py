@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from hopkit.programs.searchain.tree import COMPLETED, CORRECTED, DUPLICATE, FILLED, ReasoningTree, TreeNode
 
+
 @dataclass(frozen=True)
 class FinalAnswer:
     answer: str

@@ -15,10 +15,10 @@ from dspy.utils.exceptions import AdapterParseError
 
 from hopkit.data.corpus import Corpus
 from hopkit.data.passage import Passage
-from hopkit.text.titles import title_named
 from hopkit.programs.ircot.sentences import says_answer
 from hopkit.signatures.fact_query import QueryForFact
 from hopkit.signatures.searchain import QueryNode
+from hopkit.text.titles import title_named
 
 
 @dataclass(frozen=True)

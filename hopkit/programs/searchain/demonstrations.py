@@ -23,11 +23,11 @@ import dspy
 
 from hopkit.data.corpus import Corpus
 from hopkit.errors import InputError
-from hopkit.text.question_form import OPEN, question_form
 from hopkit.programs.searchain import feedback
 from hopkit.programs.searchain.chain_facts import fact_nodes, facts_of, query_writer
 from hopkit.programs.searchain.chain_text import render_chain
 from hopkit.signatures.searchain import QueryNode
+from hopkit.text.question_form import OPEN, question_form
 
 
 def build_chain_demos(train: Sequence[dspy.Example], corpus: Corpus, max_words: int = 80,

@@ -6,10 +6,10 @@ import math
 from collections.abc import Mapping
 from typing import Any, Literal
 
-from hopkit.reader.lm_reader import repeats_query
-from hopkit.text.similarity import rouge_l
-from hopkit.text.normalize import normalize_answer
 from hopkit.programs.searchain.tree import COMPLETED, CORRECTED, PASS, UNANSWERED, UNSOLVED_KEPT
+from hopkit.reader.lm_reader import repeats_query
+from hopkit.text.normalize import normalize_answer
+from hopkit.text.similarity import rouge_l
 
 AnswerForm = Literal["short", "long"]
 NoAnswer = Literal["go_on", "feedback"]

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from hopkit.text.similarity import rouge_l
 from hopkit.text.normalize import normalize_answer
+from hopkit.text.similarity import rouge_l
 
 
 class ProcessedQueries:

@@ -21,14 +21,14 @@ import dspy
 from dspy.utils.exceptions import AdapterParseError
 
 from hopkit.additions.answer_as_asked import field_as_asked
-from hopkit.programs.answer_steps import AnswerSteps
 from hopkit.data.examples import Dataset
 from hopkit.data.passage import Passage
 from hopkit.errors import InputError
+from hopkit.knobs import with_reader_theta
 from hopkit.knobs.knob import Profile
 from hopkit.knobs.stand_ins import stand_ins
-from hopkit.knobs import with_reader_theta
 from hopkit.knobs.values import program_knobs
+from hopkit.programs.answer_steps import AnswerSteps
 from hopkit.programs.documented import documented
 from hopkit.programs.knobbed import KnobbedProgram
 from hopkit.programs.own_example import without_own_example
@@ -46,9 +46,10 @@ from hopkit.programs.searchain.repeats import READ_AGAIN, SKIPPED, Repeat, skip_
 from hopkit.programs.searchain.tracing import final_from_path
 from hopkit.programs.searchain.tree import COMPLETED, CORRECTED, NO_IR, ROOT, ReasoningTree, TreeNode
 from hopkit.reader.protocol import Reader
+from hopkit.retrieval.counting import counted
 from hopkit.retrieval.protocol import Retriever
 from hopkit.signatures.searchain import ChainOfQuery, TraceWithReferences
-from hopkit.retrieval.counting import counted
+
 
 def as_planned(plan: Any, question: str, first: Plan) -> tuple[Plan, None]:
     """The paper's first round: the first chain stands as planned."""

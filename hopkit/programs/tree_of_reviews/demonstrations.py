@@ -25,8 +25,8 @@ import dspy
 from hopkit.data.corpus import Corpus
 from hopkit.data.examples import Dataset
 from hopkit.errors import InputError
-from hopkit.text.question_form import OPEN, question_form
 from hopkit.programs.searchain.chain_facts import FactNode, fact_nodes, query_writer
+from hopkit.text.question_form import OPEN, question_form
 
 
 @dataclass(frozen=True)

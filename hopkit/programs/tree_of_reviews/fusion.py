@@ -10,10 +10,10 @@ from typing import Literal
 import dspy
 
 from hopkit.data.passage import Passage
-from hopkit.text.similarity import token_f1
-from hopkit.retrieval.protocol import Retriever
 from hopkit.programs.tree_of_reviews.tree import Evidence
+from hopkit.retrieval.protocol import Retriever
 from hopkit.signatures.tree_of_reviews import AnswerFromAnalyses, AnswerFromEvidence, AnswerFromParagraphs
+from hopkit.text.similarity import token_f1
 
 Fusion = Literal["analysis", "paragraph", "evidence"]
 

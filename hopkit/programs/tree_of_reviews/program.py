@@ -25,7 +25,6 @@ from typing import Any
 import dspy
 from dspy.utils.exceptions import AdapterParseError
 
-from hopkit.programs.answer_steps import AnswerSteps
 from hopkit.additions.call_budget import CallBudget
 from hopkit.additions.query_fallback import WrittenQuery
 from hopkit.additions.review_checks import review_checks_for
@@ -35,6 +34,7 @@ from hopkit.errors import InputError
 from hopkit.knobs.knob import Profile
 from hopkit.knobs.stand_ins import stand_ins
 from hopkit.knobs.values import program_knobs
+from hopkit.programs.answer_steps import AnswerSteps
 from hopkit.programs.documented import documented
 from hopkit.programs.knobbed import KnobbedProgram
 from hopkit.programs.own_example import without_own_example
@@ -43,9 +43,10 @@ from hopkit.programs.tree_of_reviews.demonstrations import ReviewDemos, review_d
 from hopkit.programs.tree_of_reviews.fusion import EvidenceFusion, rank_by_response
 from hopkit.programs.tree_of_reviews.review import ACCEPT, REJECT, SEARCH, Review, review, review_signature
 from hopkit.programs.tree_of_reviews.tree import PRUNED_REPETITIVE, SKIPPED_BUDGET, Evidence, ReviewNode, SearchState
+from hopkit.retrieval.counting import counted
 from hopkit.retrieval.protocol import Retriever
 from hopkit.signatures.tree_of_reviews import CompleteMissingParagraph, WriteSearchQuery
-from hopkit.retrieval.counting import counted
+
 
 def never_spent(steps: int) -> bool:
     """The paper's search: no LM-call budget."""

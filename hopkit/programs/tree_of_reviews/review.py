@@ -8,8 +8,8 @@ An output that gives neither is a parse failure: counted, and the node is reject
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any, Literal
 
 import dspy

@@ -40,7 +40,7 @@ class ReviewNode:
     def to_dict(self) -> dict:
         return asdict(self)
 
-    def take(self, review: "Review") -> None:
+    def take(self, review: Review) -> None:
         """The review's verdict on this node: each of its fields, and the action they imply."""
         for name in (f.name for f in fields(review)):
             setattr(self, name, getattr(review, name))

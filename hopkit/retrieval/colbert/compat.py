@@ -35,9 +35,9 @@
 from __future__ import annotations
 
 import os
+import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
-import tempfile
 from pathlib import Path
 from typing import Any
 

@@ -60,5 +60,5 @@ class ColBERTRetriever:
         return [[self.corpus.at(int(pid)).ranked(rank=int(rank), score=float(score))
                  for pid, rank, score in zip(*result)] for result in results]
 
-    def __deepcopy__(self, memo: dict) -> "ColBERTRetriever":
+    def __deepcopy__(self, memo: dict) -> ColBERTRetriever:
         return self  # the index is loaded once and shared

@@ -11,8 +11,8 @@ import dspy
 from dspy.utils.exceptions import AdapterParseError
 
 from hopkit.programs.searchain.answer_chain import FinalAnswer, answer_pairs, last_chain
-from hopkit.programs.searchain.tree import FILLED, ReasoningTree, TreeNode
 from hopkit.programs.searchain.tracing import references_in
+from hopkit.programs.searchain.tree import FILLED, ReasoningTree, TreeNode
 
 
 def final_from_last_chain(trace_answer: dspy.Predict, question: str, tree: ReasoningTree, path: list[TreeNode],
