@@ -3,8 +3,8 @@
 A question that asks yes or no ("Were A and B released in the same year?") has the answer yes or no,
 but a small reader often answers with the value it compared ("2011", "3", "749 feet";
 docs/design/additions.md#yes_no_check). When the question reads as yes/no (``hopkit.text.question_form``) and
-the answer is neither, one short call asks for the verdict from the reader's own reasoning (or, with a direct reader, from its
-paragraphs). Any other answer passes untouched, and with no call. A sentence that restates the
+the answer is neither, one short call asks for the verdict from the reader's own reasoning (or, with a direct reader,
+from its paragraphs). Any other answer passes untouched, and with no call. A sentence that restates the
 question's claim ("A and B are both film directors.") is read as yes (no, when it negates it) with no
 call (hopkit/additions/restatement.py).
 

@@ -61,7 +61,8 @@ def calibration_pairs(examples: list[dspy.Example], retriever: Retriever, source
         raise InputError(f"unknown query source {source!r}; use one of {', '.join(QUERY_SOURCES)}")
     use_hops = source == "hops" or (source == "auto" and any(has_hops(e) for e in examples))
     if use_hops and not any(has_hops(e) for e in examples):
-        raise InputError("this dataset has no hop queries (hop_queries aligned with gold_pids); use --queries questions")
+        raise InputError("this dataset has no hop queries (hop_queries aligned with gold_pids); use --queries "
+                         "questions")
     for example in examples:
         if use_hops:
             if not has_hops(example):

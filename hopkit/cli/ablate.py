@@ -29,7 +29,8 @@ def add_parser(verbs: argparse._SubParsersAction) -> None:
     parser.add_argument("--dataset", default="bundled:dev")
     add_question_flags(parser)
     parser.add_argument("--variants", default=None,
-                        help="your own variants: NAME:KNOB=VALUE,...;NAME2:... or a JSON file; the first is the baseline")
+                        help="your own variants: NAME:KNOB=VALUE,...;NAME2:... or a JSON file; the first is the "
+                             "baseline")
     parser.add_argument("--only", default=None, help="declared variants to run, by name, comma-separated (the full "
                                                      "method always runs first): e.g. 'w/o yes_no_check,paper profile'")
     parser.add_argument("--profile", default="hopkit", choices=list(PROFILES),

@@ -73,7 +73,8 @@ def cmd_index(args: argparse.Namespace) -> None:
         from hopkit.retrieval.colbert.index import ColBERTIndexSettings, build_colbert_index
 
         if not args.checkpoint:
-            raise InputError("--backend colbert needs --checkpoint (a folder from `hopkit train-retriever`, or a hub name)")
+            raise InputError("--backend colbert needs --checkpoint (a folder from `hopkit train-retriever`, or a hub "
+                             "name)")
         settings = ColBERTIndexSettings(nbits=args.nbits, doc_maxlen=args.doc_maxlen, kmeans_niters=args.kmeans_niters,
                                         kmeans=args.kmeans)
         build_colbert_index(corpus, resolve_checkpoint(args.checkpoint), out, settings)

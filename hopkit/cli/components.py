@@ -22,7 +22,8 @@ def add_lm_flags(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--max-tokens", type=int, default=512, help="most tokens one LM call writes")
     parser.add_argument("--no-cache", action="store_true", help="do not reuse cached LM answers")
     parser.add_argument("--lm-timeout", type=float, default=120.0,
-                        help="seconds an LM server may take for one call before the call fails (recorded, retried on rerun)")
+                        help="seconds an LM server may take for one call before the call fails (recorded, retried on "
+                             "rerun)")
 
 
 def add_profile_flag(parser: argparse.ArgumentParser, default: str = "hopkit",
@@ -37,12 +38,15 @@ def add_retrieval_flags(parser: argparse.ArgumentParser) -> None:
                         help="auto (default: BM25, unless the dataset's ColBERT index has the higher question recall "
                         "on its questions; with --index, that index's backend) | bm25 | colbert | hybrid | remote:URL")
     parser.add_argument("--index", type=Path, default=None, help="index folder (default: the dataset's)")
-    parser.add_argument("--plaid", default=None, help="ColBERT search settings: ncells=N,centroid_score_threshold=X,ndocs=N")
-    parser.add_argument("--reader", default="lm", help="lm (answerability confidence) | lm:span | extractive:<model name or path>")
+    parser.add_argument("--plaid", default=None, help="ColBERT search settings: "
+                                                      "ncells=N,centroid_score_threshold=X,ndocs=N")
+    parser.add_argument("--reader", default="lm", help="lm (answerability confidence) | lm:span | extractive:<model "
+                                                       "name or path>")
     parser.add_argument("--demos-from", default="auto",
                         help="dataset whose chains become in-context demonstrations (methods that use them): auto "
                              "(bundled:train for bundled data; for a real dataset the choice measured for the method "
-                             "there: musique:train for IRCoT on MuSiQue, else none), none, in-domain (the dataset's own train split from the hub), hopkit:wiki "
+                             "there: musique:train for IRCoT on MuSiQue, else none), none, in-domain (the dataset's "
+                             "own train split from the hub), hopkit:wiki "
                              "(hopkit's own Wikipedia demonstrations, offline; hopkit:wiki-balanced: the same with "
                              "even yes/no labels), or a spec such as ircot-demos:/path/hotpotqa.txt")
 

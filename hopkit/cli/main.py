@@ -115,9 +115,11 @@ def build_parser() -> argparse.ArgumentParser:
     scale.add_argument("--n", type=int, default=100, help="dev questions whose hop queries are searched")
     scale.add_argument("--k", type=int, default=15)
     scale.add_argument("--batch", type=int, default=32, help="queries per batch for the throughput figure")
-    scale.add_argument("--plaid", default=None, help="ColBERT search settings: ncells=N,centroid_score_threshold=X,ndocs=N")
+    scale.add_argument("--plaid", default=None, help="ColBERT search settings: "
+                                                     "ncells=N,centroid_score_threshold=X,ndocs=N")
     scale.add_argument("--plaid-grid", default=None,
-                       help="ColBERT: sweep settings, e.g. 'ncells=1,2,4;centroid_score_threshold=0.3,0.5;ndocs=256,1024'"
+                       help="ColBERT: sweep settings, e.g. "
+                            "'ncells=1,2,4;centroid_score_threshold=0.3,0.5;ndocs=256,1024'"
                             " ('|' adds another grid, e.g. a near-exhaustive reference point) and report the fastest"
                             " within 1 point of the best recall@15")
     scale.add_argument("--kmeans", default="auto", choices=list(KMEANS_BACKENDS),
@@ -125,7 +127,8 @@ def build_parser() -> argparse.ArgumentParser:
     scale.add_argument("--out", type=Path, default=None, help="write the rows as JSON here too")
     scale.set_defaults(run=commands.cmd_bench_retrieval)
 
-    report = verbs.add_parser("report", help="the eval table of finished run logs, or an optimize study folder's summary")
+    report = verbs.add_parser("report", help="the eval table of finished run logs, or an optimize study folder's "
+                                             "summary")
     report.add_argument("runs", type=Path, nargs="+")
     report.add_argument("--n", type=int, default=None, help="first n rows only")
     report.add_argument("--html", type=Path, default=None,
@@ -202,7 +205,8 @@ def build_parser() -> argparse.ArgumentParser:
         add_retrieval_flags(verb)
         verb.set_defaults(run=run)
 
-    opt = verbs.add_parser("optimize", help="tune demonstrations (DSPy) and knobs (optuna) on train/dev; save the program")
+    opt = verbs.add_parser("optimize", help="tune demonstrations (DSPy) and knobs (optuna) on train/dev; save the "
+                                            "program")
     opt.add_argument("--method", default=None, help="the method to tune (required)")
     opt.add_argument("--dataset", default="bundled", help="a dataset with splits: bundled (train/dev/test)")
     opt.add_argument("--train", default=None,

@@ -26,7 +26,8 @@ def add_parsers(verbs: argparse._SubParsersAction) -> None:
                         help="oner, ircot, searchain, tor, ... (hopkit knobs METHOD lists its knobs); or --method")
     parser.add_argument("--method", default=None, help="the method, as every verb takes it")
     parser.add_argument("--tune", default=None, metavar="SPEC[A-B]",
-                        help="the split the grid is tuned on, e.g. 'hotpotqa-distractor:validation@test500.jsonl[1-100]'"
+                        help="the split the grid is tuned on, e.g. "
+                             "'hotpotqa-distractor:validation@test500.jsonl[1-100]'"
                              " (methods whose paper fixes its setting need none)")
     parser.add_argument("--test", default=None, metavar="SPEC[A-B]", help="the split the chosen setting is scored on "
                         "once (required); sharing a question with --tune is refused")
@@ -123,7 +124,8 @@ def add_bench_parser(verbs: argparse._SubParsersAction) -> None:
     grid.add_argument("method", choices=["oner", "ircot"])
     grid.add_argument("--dataset", required=True, help="tune questions, e.g. 'musique:validation@dev100.jsonl' (the "
                                                        "first N are used; a BM25 index is built if missing)")
-    grid.add_argument("--demos-from", required=True, help="the paper's demonstrations, e.g. ircot-demos:/path/musique.txt")
+    grid.add_argument("--demos-from", required=True, help="the paper's demonstrations, e.g. "
+                                                          "ircot-demos:/path/musique.txt")
     grid.add_argument("--n", type=int, default=5)
     grid.add_argument("--lm", default="local:qwen1.5b")
     grid.add_argument("--out", type=Path, default=None, help="JSON of finished modes; a rerun skips them")

@@ -1,8 +1,8 @@
 """``--config STUDY.toml`` for the study verbs (``reproduce``, ``ablate``, ``optimize``): a study's settings in one
 file. It extends a run file (what ``hopkit eval --config`` reads): the run file's keys (``[knobs]``, ``cache``) mean
 what they mean there, and the rest are the verb's flags (``--demos-from`` as ``demos_from``, ``--set`` as a ``[set]``
-table of knobs) and the verb's file settings, which the command line leaves out so that it keeps to the study's main concerns
-(``hopkit optimize --help`` lists them); a flag given on the command line overrides the file. Checked before
+table of knobs) and the verb's file settings, which the command line leaves out so that it keeps to the study's main
+concerns (``hopkit optimize --help`` lists them); a flag given on the command line overrides the file. Checked before
 anything runs: an unknown key or a value of the wrong type is a one-line error."""
 
 from __future__ import annotations

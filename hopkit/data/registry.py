@@ -1,5 +1,6 @@
 """Dataset names on the command line: ``bundled:dev``, ``hotpotqa-distractor:validation[@file]``,
-``ircot:/path.jsonl``, ``ircot-demos:/path.txt``, ``qa:QUESTIONS.jsonl@CORPUS.jsonl``, ``hopkit:wiki`` (hopkit's own demonstrations)."""
+``ircot:/path.jsonl``, ``ircot-demos:/path.txt``, ``qa:QUESTIONS.jsonl@CORPUS.jsonl``, ``hopkit:wiki`` (hopkit's own
+demonstrations)."""
 
 from __future__ import annotations
 
@@ -48,7 +49,8 @@ def load_bundled(split: str) -> Dataset:
     paragraphs = int(size) if size else None
     task, _, split = split.rpartition(":")
     if task and task not in TASK_SPLITS:
-        raise InputError(f"bundled has no task {task!r}; use one of {', '.join(TASK_SPLITS)} (e.g. bundled:fact-check:dev)")
+        raise InputError(f"bundled has no task {task!r}; use one of {', '.join(TASK_SPLITS)} (e.g. "
+                         "bundled:fact-check:dev)")
     if split not in SPLITS:
         raise InputError(f"bundled split {split!r} does not exist; use one of {', '.join(SPLITS)}")
     folder = ensure_bundled(paragraphs)

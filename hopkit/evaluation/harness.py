@@ -168,5 +168,6 @@ def format_rows(rows: list[dict]) -> str:
         cost, scores = {**row["cost"], **computed_cost(row["cost"])}, " ".join(f"{k}={v:.2f}" for k, v in row["metrics"].items())
         error = f" error={row['error']['type']}" if row.get("error") else ""
         lines.append(f"{row['qid']}: {scores} lm_calls={cost['lm_calls']} tok_in={cost['prompt_tokens']} "
-                     f"tok_out={cost['completion_tokens']} retrievals={cost['retrievals']} s={cost['seconds']:.1f}{error}")
+                     f"tok_out={cost['completion_tokens']} retrievals={cost['retrievals']} "
+                     f"s={cost['seconds']:.1f}{error}")
     return "\n".join(lines)

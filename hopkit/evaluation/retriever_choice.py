@@ -104,7 +104,8 @@ def open_dataset_retriever(backend: str, index: Path | None, plaid: str | None,
         raise InputError("give --index or --dataset")
     if index is None and dataset is not None and dataset.corpus is None:
         raise InputError(f"{dataset.name} brings no passages of its own: index your corpus (e.g. KILT's Wikipedia "
-                         "passages) with `hopkit index --backend bm25 --corpus FILE.jsonl --out DIR` and pass --index DIR")
+                         "passages) with `hopkit index --backend bm25 --corpus FILE.jsonl --out DIR` and pass --index "
+                         "DIR")
     from hopkit.retrieval.loading import parse_plaid
 
     choice = None

@@ -118,7 +118,8 @@ def bench_sizes(sizes: list[int], backends: list[str], n: int, k: int, batch: in
                 command = [sys.executable, "-m", "hopkit.cli.main", "index", "--backend", backend, "--dataset", spec]
                 if backend == "colbert":
                     if not checkpoint:
-                        raise ValueError("ColBERT needs --checkpoint (e.g. ~/.cache/hopkit/checkpoints/colbert-minilm-ft)")
+                        raise ValueError("ColBERT needs --checkpoint (e.g. "
+                                         "~/.cache/hopkit/checkpoints/colbert-minilm-ft)")
                     command += ["--checkpoint", checkpoint, "--kmeans", kmeans]
                 build_s, build_peak, _ = _child(command)
             for setting in (plaid_grid(grid) if backend == "colbert" and grid else [plaid or ""]):

@@ -74,7 +74,8 @@ class Knob:
         if kind == "choice":
             if value not in self.choices:
                 raise UnknownNameError("value", str(value), [str(c) for c in self.choices],
-                                       f"{self.name}={value!r} is not one of {', '.join(map(str, self.choices))}{{hint}}")
+                                       f"{self.name}={value!r} is not one of "
+                                       f"{', '.join(map(str, self.choices))}{{hint}}")
             return value
         if isinstance(value, bool) or not isinstance(value, (int, float)):
             wanted = "an integer" if kind == "int" else "a number"

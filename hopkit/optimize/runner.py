@@ -1,7 +1,8 @@
 """One optimization run: demos with a DSPy teleprompter, knobs with optuna, then the saved program.
 
-Order: (1) the program with the profile's knobs (``hopkit`` by default, ``paper`` for the paper's setting) is compiled by the teleprompter on train
-(or left as built); (2) a study tunes the declared knobs on dev, trial 0 being the profile's settings, each
+Order: (1) the program with the profile's knobs (``hopkit`` by default, ``paper`` for the paper's setting) is compiled
+by the teleprompter on train (or left as built); (2) a study tunes the declared knobs on dev, trial 0 being the
+profile's settings, each
 trial building the program with its knobs and the compiled demos; (3) the best setting is saved
 with its manifest and plots, and scored on test when a test split is given.
 """
@@ -306,7 +307,8 @@ def demos_state(request: OptimizeRequest, papers_program: dspy.Module,
                                      seed=request.seed, threads=request.threads, threshold=request.demos.threshold)
         if request.demos.teleprompter in ("bootstrap", "mipro") and not bootstrapped_demos(compiled):
             say(f"no training trace reached the demonstration threshold {request.demos.threshold}: every predictor "
-                "keeps the demonstrations it was built with (lower the demonstration threshold to keep partly right traces)")
+                "keeps the demonstrations it was built with (lower the demonstration threshold to keep partly right "
+                "traces)")
         return compiled.dump_state()
 
     provenance = {"method": request.method, "demos": request.demos.teleprompter, "train": split_hash(train_examples),

@@ -73,7 +73,8 @@ def rdb_storage(storage_url: str, heartbeat_s: int, grace_s: int) -> RDBStorage:
         reason = str(getattr(error, "orig", None) or error).rstrip(".")
         raise StorageError(
             f"cannot open the optuna storage {storage_url}: {reason}. Check the study file's storage: a SQLite URL "
-            "needs an existing, writable folder (sqlite:///path/to/study.db); a database server needs to be up, with its "
+            "needs an existing, writable folder (sqlite:///path/to/study.db); a database server needs to be up, with "
+            "its "
             "driver installed.") from None
 
 

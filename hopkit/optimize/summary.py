@@ -171,9 +171,11 @@ def summary_rows(summary: dict[str, Any], folder: Path | None = None) -> str:
                      f"as computed; pruner {summary.get('pruner', 'median')})")
     if summary.get("pruning"):
         p = summary["pruning"]
-        lines.append(f"without pruning, the same trials: {p['questions_unpruned']} questions, {p['lm_hours_unpruned']:.2f} "
+        lines.append(f"without pruning, the same trials: {p['questions_unpruned']} questions, "
+                     f"{p['lm_hours_unpruned']:.2f} "
                      f"LM hours; pruning answered {100 * p['share_of_questions']:.0f}% of them and chose "
-                     + ("the same setting" if p["same_setting"] else f"{p['chosen_pruned']} over {p['chosen_unpruned']}"))
+                     + ("the same setting" if p["same_setting"] else f"{p['chosen_pruned']} over "
+                                                                     f"{p['chosen_unpruned']}"))
     cap = summary.get("call_cap")
     if cap:
         stopped = "; ".join(f"trial {t['number']} at {t['calls']:.1f} {t['params']}" for t in cap["stopped"]) or "none"

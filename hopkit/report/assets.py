@@ -18,7 +18,8 @@ th, td { border: 1px solid #ccc; padding: 0.25rem 0.5rem; text-align: left; vert
 .run-cell.correct { background: #f3fbf4; } .run-cell.wrong { background: #fdf3f4; }
 .metric, .num, .cost { white-space: nowrap; } .metric { margin-right: 0.6rem; font-size: 0.85rem; }
 .answer { font-weight: 600; } .cite { display: inline-block; margin-right: 0.4rem; }
-.cite > summary { cursor: pointer; } .para { max-width: 40rem; font-size: 0.85rem; background: #fafafa; padding: 0.3rem; }
+.cite > summary { cursor: pointer; }
+.para { max-width: 40rem; font-size: 0.85rem; background: #fafafa; padding: 0.3rem; }
 .answer-steps li { margin: 0.2rem 0; } .before { text-decoration: line-through; color: #a33; } .after { color: #262; }
 .badge.check-changed { background: #fde2c4; } .badge.check-kept { background: #e2e3e5; }
 .trace:target, details.trace.linked { outline: 2px solid #4c72b0; }

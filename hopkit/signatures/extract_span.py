@@ -21,7 +21,8 @@ class ExtractAnswerSpan(dspy.Signature):
 # when the paragraph words the relation differently from the question ("created" / "a painting by").
 SPAN_DEMOS = [
     dspy.Example(question="Who founded the Marlow Glassworks?",
-                 paragraph="Wikipedia Title: Marlow Glassworks\nThe Marlow Glassworks is a glass factory in Denton. It was founded by "
+                 paragraph="Wikipedia Title: Marlow Glassworks\nThe Marlow Glassworks is a glass factory in Denton. It "
+                           "was founded by "
                            "Ada Pell in 1871 and closed in 1920.",
                  span="Ada Pell").with_inputs("question", "paragraph"),
     dspy.Example(question="Who created Low Tide at Orla?",

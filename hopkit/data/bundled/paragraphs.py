@@ -67,7 +67,8 @@ def _person(e: Entity, ix: dict[str, Entity], rng: random.Random) -> list[str]:
     return [
         rng.choice([f"{e.name} {lived} is a {f['occupation']} who was born in {city}.",
                     f"{e.name} {lived} was a {f['occupation']}. {pronoun} was born in the city of {city}."]),
-        rng.choice([f"{surname} worked for {_name(ix, f['employer'])} for much of {'her' if f['pronoun'] == 'she' else 'his'} career.",
+        rng.choice([f"{surname} worked for {_name(ix, f['employer'])} for much of "
+                    f"{'her' if f['pronoun'] == 'she' else 'his'} career.",
                     f"{pronoun} was long associated with {_name(ix, f['employer'])}."]),
     ]
 

@@ -55,7 +55,8 @@ class _Asker:
         return Question("", f"In what year was the founder of {org.name} born?", [str(person.facts["born"])],
                         [org.pid, person.pid], "bridge",
                         [f"Who founded {org.name}?", f"When was {person.name} born?"],
-                        [f"{org.name} was founded by {person.name}.", f"{person.name} was born in {person.facts['born']}.",
+                        [f"{org.name} was founded by {person.name}.", f"{person.name} was born in "
+                                                                      f"{person.facts['born']}.",
                          f"So the answer is: {person.facts['born']}."])
 
     def bridge_publisher_city(self) -> Question:
@@ -75,7 +76,8 @@ class _Asker:
         country = self.ix[city.facts["country"]]
         return Question("", f"In which country was the creator of {work.name} born?", _aliases(country),
                         [work.pid, person.pid, city.pid], "compositional-3hop",
-                        [f"Who created {work.name}?", f"Where was {person.name} born?", f"Which country is {city.name} in?"],
+                        [f"Who created {work.name}?", f"Where was {person.name} born?", f"Which country is {city.name} "
+                                                                                        f"in?"],
                         [f"{work.name} was created by {person.name}.", f"{person.name} was born in {city.name}.",
                          f"{city.name} is a city in {country.name}.", f"So the answer is: {country.name}."])
 
@@ -121,7 +123,8 @@ class _Asker:
         first = a if a.facts["founded"] < b.facts["founded"] else b
         return Question("", f"Which was founded earlier, {a.name} or {b.name}?", [first.name], [a.pid, b.pid],
                         "comparison", [f"When was {a.name} founded?", f"When was {b.name} founded?"],
-                        [f"{a.name} was founded in {a.facts['founded']}.", f"{b.name} was founded in {b.facts['founded']}.",
+                        [f"{a.name} was founded in {a.facts['founded']}.", f"{b.name} was founded in "
+                                                                           f"{b.facts['founded']}.",
                          f"Thus {first.name} was founded earlier.", f"So the answer is: {first.name}."])
 
     def yes_no_same_occupation(self) -> Question:
@@ -131,7 +134,8 @@ class _Asker:
         b = self.rng.choice(pool)
         occupation_a, occupation_b = a.facts["occupation"], b.facts["occupation"]
         return Question("", f"Are {a.name} and {b.name} of the same occupation?", ["yes" if same else "no"],
-                        [a.pid, b.pid], "yes-no", [f"What was {a.name}'s occupation?", f"What was {b.name}'s occupation?"],
+                        [a.pid, b.pid], "yes-no", [f"What was {a.name}'s occupation?", f"What was {b.name}'s "
+                                                                                       f"occupation?"],
                         [f"{a.name} is a {occupation_a}.", f"{b.name} is a {occupation_b}.",
                          f"Thus they {'share' if same else 'do not share'} an occupation.",
                          f"So the answer is: {'yes' if same else 'no'}."])

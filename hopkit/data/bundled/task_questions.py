@@ -43,7 +43,8 @@ class _TaskAsker:
             said = city if supported else self._other(self.w.cities, city)
             claim = f"The creator of {work.name} was born in {said.name}."
             gold, hops = [work.pid, person.pid], [f"Who created {work.name}?", f"Where was {person.name} born?"]
-            chain = [f"{work.name} was {work.facts['verb']} by {person.name}.", f"{person.name} was born in {city.name}."]
+            chain = [f"{work.name} was {work.facts['verb']} by {person.name}.", f"{person.name} was born in "
+                                                                                f"{city.name}."]
         else:
             org = self.rng.choice(self.w.orgs)
             person = self.ix[org.facts["founder"]]
@@ -85,7 +86,8 @@ class _TaskAsker:
         person = self.ix[work.facts["creator"]]
         city = self.ix[person.facts["birth_city"]]
         org = self.ix[work.facts["publisher"]]
-        facts = [f"{work.name} is a {work.facts['kind']} {work.facts['verb']} by {person.name} in {work.facts['year']}.",
+        facts = [f"{work.name} is a {work.facts['kind']} {work.facts['verb']} by {person.name} in "
+                 f"{work.facts['year']}.",
                  f"{person.name} was a {person.facts['occupation']} born in {city.name} in {person.facts['born']}.",
                  f"It was published by {org.name}."]
         answer = " ".join(facts)

@@ -1,8 +1,8 @@
 """A query IR processed before, and the rule that decides what becomes of it.
 
 Algorithm 1 skips it (``duplicates=skip``, here); hopkit's ``rejudge`` rule is in
-programs/searchain/additions/rejudge.py. A rule returns SKIPPED (IR goes on to the next node), READ_AGAIN (IR reads the query as if new), or the node and
-the feedback message that ends the round."""
+programs/searchain/additions/rejudge.py. A rule returns SKIPPED (IR goes on to the next node), READ_AGAIN (IR reads the
+query as if new), or the node and the feedback message that ends the round."""
 
 from __future__ import annotations
 
