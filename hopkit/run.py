@@ -144,7 +144,8 @@ def run_eval(spec: RunSpec, api_key: str | None = None, progress: bool = True,
     built = build(spec, dataset, configure_lm, api_key=api_key)
     names = list(spec.metrics) if spec.metrics else task_metrics(built.task, examples)
     metrics = [get_metric(name) for name in names]
-    path = Path(spec.out) if spec.out else runs_dir() / slug(dataset.name) / f"{slug(spec.method)}__{slug(spec.lm)}.jsonl"
+    default = runs_dir() / slug(dataset.name) / f"{slug(spec.method)}__{slug(spec.lm)}.jsonl"
+    path = Path(spec.out) if spec.out else default
     log = RunLog(path, {**meta, **built.recorded()}, mechanics=MECHANICS)
     wanted = {ex.qid for ex in examples}
     resumed = len(log.done_qids() & wanted)

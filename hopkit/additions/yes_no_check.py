@@ -50,7 +50,8 @@ class YesNoCheck(dspy.Module):
             return answer, None
         verdict = verdict_of(answer)
         if verdict is not None:  # "Yes, both are." -> "yes", with no call
-            return (answer, None) if verdict == answer else (verdict, {"before": answer, "after": verdict, "call": False})
+            return (answer, None) if verdict == answer else (verdict,
+                                                             {"before": answer, "after": verdict, "call": False})
         restated = restated_verdict(question, answer) if self.restatement else None
         if restated is not None:  # "A and B are both directors." -> "yes", with no call
             return restated, {"before": answer, "after": restated, "call": False, "restated": True}

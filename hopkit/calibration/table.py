@@ -85,7 +85,8 @@ def format_calibration(result: Calibration, label: str) -> str:
              "", "| confidence | pairs | mean f | share answering |", "|---|---|---|---|"]
     lines += [f"| {b.low:.1f}-{b.high:.1f} | {b.n} | {b.mean_confidence:.3f} | {b.share_answering:.3f} |"
               for b in result.bins]
-    lines += ["", f"ECE {result.ece:.3f}", "", "| theta | f > theta | precision | recall | F1 |", "|---|---|---|---|---|"]
+    lines += ["", f"ECE {result.ece:.3f}", "", "| theta | f > theta | precision | recall | F1 |",
+              "|---|---|---|---|---|"]
     lines += [f"| {p.theta:.1f} | {p.above} | {p.precision:.3f} | {p.recall:.3f} | {p.f1:.3f} |" for p in result.sweep]
     theta = result.suggested_theta
     lines.append("")

@@ -34,7 +34,8 @@ _FLAG_VALUES = {f.name: _READ_OTHERWISE.get(f.name, _flag(f.name)) for f in fiel
 def spec_from_flags(args: argparse.Namespace) -> RunSpec:
     from hopkit.knobs import parse_knobs
 
-    return RunSpec(knobs=parse_knobs(getattr(args, "set", [])), **{name: read(args) for name, read in _FLAG_VALUES.items()})
+    return RunSpec(knobs=parse_knobs(getattr(args, "set", [])),
+                   **{name: read(args) for name, read in _FLAG_VALUES.items()})
 
 
 def eval_spec(args: argparse.Namespace) -> RunSpec:

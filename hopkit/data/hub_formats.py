@@ -114,7 +114,8 @@ def _strategyqa(row: dict, builder: ClosedCorpusBuilder) -> Any:
 
 def _kilt(row: dict, builder: ClosedCorpusBuilder) -> Any:
     """KILT: ``input`` and ``output: [{answer, provenance}]``; answers are every output's answer."""
-    answers = [str(o["answer"]).strip() for o in row["output"] if o.get("answer") is not None and str(o["answer"]).strip()]
+    answers = [str(o["answer"]).strip() for o in row["output"] if o.get("answer") is not None
+               and str(o["answer"]).strip()]
     if not answers:
         return None
     titles = sorted({p["title"] for o in row["output"] for p in (o.get("provenance") or []) if p.get("title")})

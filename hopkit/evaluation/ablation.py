@@ -103,13 +103,15 @@ def write_outputs(results: list[VariantResult], metrics: Sequence[Metric], folde
             writer.writerow([r.variant.name, r.variant.method, json.dumps(r.variant.knobs), r.n]
                             + [_pct(v) for m in names for v in (r.means.get(m), *r.intervals.get(m, (None, None)))]
                             + [_pct(v) for m in names for v in r.paired.get(m, (None, None, None))]
-                            + [round(r.cost[k], 2) for k in ("lm_calls", "prompt_tokens", "completion_tokens", "seconds")]
+                            + [round(r.cost[k], 2)
+                               for k in ("lm_calls", "prompt_tokens", "completion_tokens", "seconds")]
                             + [r.errors])
     summary = {"title": title, "variants": [{**r.variant.to_dict(), "log": str(r.log), "n": r.n, "means": r.means,
                                              "intervals": r.intervals, "paired_vs_first": r.paired, "cost": r.cost,
                                              "errors": r.errors} for r in results]}
     (folder / "summary.json").write_text(json.dumps(summary, indent=2), encoding="utf-8")
-    written = {"table.md": folder / "table.md", "table.csv": folder / "table.csv", "summary.json": folder / "summary.json"}
+    written = {"table.md": folder / "table.md", "table.csv": folder / "table.csv",
+               "summary.json": folder / "summary.json"}
     written.update(draw_chart(results, chart_metric if chart_metric in names else names[0], folder, title))
     return written
 

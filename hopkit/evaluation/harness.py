@@ -141,10 +141,12 @@ def trace_stats(rows: list[dict]) -> dict[str, float]:
 
 def format_report(report: EvalReport, label: str) -> str:
     """The run's table; tokens and seconds are as computed (a rerun from the LM cache prints the first run's)."""
-    head = ["run", "n", *report.metrics, "LM calls/q", "cached/q", "tok in/q", "tok out/q", "retrievals/q", "s/q", "errors"]
+    head = ["run", "n", *report.metrics, "LM calls/q", "cached/q", "tok in/q", "tok out/q", "retrievals/q", "s/q",
+            "errors"]
     cells = [label, str(report.n), *(f"{100 * v:.1f}" for v in report.metrics.values()),
-             f"{report.cost['lm_calls']:.2f}", f"{report.cost['cache_hits']:.2f}", f"{report.cost['prompt_tokens']:.0f}",
-             f"{report.cost['completion_tokens']:.0f}", f"{report.cost['retrievals']:.2f}",
+             f"{report.cost['lm_calls']:.2f}", f"{report.cost['cache_hits']:.2f}",
+             f"{report.cost['prompt_tokens']:.0f}", f"{report.cost['completion_tokens']:.0f}",
+             f"{report.cost['retrievals']:.2f}",
              f"{report.cost['seconds']:.2f}", str(sum(report.errors.values()))]
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head), "| " + " | ".join(cells) + " |"]
     if report.cost.get("uncosted_hits"):
@@ -165,7 +167,8 @@ def format_rows(rows: list[dict]) -> str:
     """One line per question: its scores and what it cost."""
     lines = []
     for row in rows:
-        cost, scores = {**row["cost"], **computed_cost(row["cost"])}, " ".join(f"{k}={v:.2f}" for k, v in row["metrics"].items())
+        cost = {**row["cost"], **computed_cost(row["cost"])}
+        scores = " ".join(f"{k}={v:.2f}" for k, v in row["metrics"].items())
         error = f" error={row['error']['type']}" if row.get("error") else ""
         lines.append(f"{row['qid']}: {scores} lm_calls={cost['lm_calls']} tok_in={cost['prompt_tokens']} "
                      f"tok_out={cost['completion_tokens']} retrievals={cost['retrievals']} "

@@ -66,7 +66,8 @@ def _best_over_aliases(fn: Callable[[str, str], float]) -> Callable[[Any, Any], 
 
 
 def _recall(example: Any, prediction: Any) -> float:
-    return recall_at(list(getattr(prediction, "retrieved", None) or getattr(prediction, "citations", [])), example.gold_pids)
+    return recall_at(list(getattr(prediction, "retrieved", None) or getattr(prediction, "citations", [])),
+                     example.gold_pids)
 
 
 METRICS: dict[str, Metric] = {

@@ -64,7 +64,8 @@ ANSWER_AS_ASKED = Knob("answer_as_asked", True, "the answer prompt's sentence 'a
                        "instructions; SearChain's answer fields)",
                        choices=(True, False), paper=False, addition=True,
                        label="answer-as-asked wording",
-                       origin=why("a small model answers the value it compared, not the yes/no or option asked", "answer_as_asked"))
+                       origin=why("a small model answers the value it compared, not the yes/no or option asked",
+                                  "answer_as_asked"))
 # the checks that read a method's answer, in the order they run: every method that answers a question has them
 ANSWER_STEPS: dict[str, Knob] = {step.name: step for step in (YES_NO_CHECK, RESTATEMENT, OPTION_CHECK,
                                                                DATE_COMPARISON)}
@@ -96,7 +97,8 @@ KNOBS: dict[str, dict[str, Knob]] = {
                                  "openings, so one template cannot fill the budget (off: the paper's random choice)",
                                  choices=(True, False), builds_demos=True, paper=False, addition=True,
                                  label="demonstrations balanced by opening",
-                                 origin=why("one template can fill a random pick of demonstrations", "balance_openings")),
+                                 origin=why("one template can fill a random pick of demonstrations",
+                                            "balance_openings")),
         "skip_restated": Knob("skip_restated", True, "keep the first generated sentence that is neither the "
                               "question nor one the chain already holds. This stands in for the paper's text "
                               "continuation: its reasoner continues 'Q: question A: s1 ... sn' and cannot write the "
@@ -153,7 +155,9 @@ KNOBS: dict[str, dict[str, Knob]] = {
                                            "extra_plan_demo")),
         "decompose_retry": Knob("decompose_retry", True, "when the first chain is one node that restates the "
                                 "question, ask once more for a decomposition", choices=(True, False), paper=False,
-                                addition=True, label="decomposition retry", origin=why("a small planner can return the question as its only node", "decompose_retry")),
+                                addition=True, label="decomposition retry",
+                                origin=why("a small planner can return the question as its only node",
+                                           "decompose_retry")),
         "short_form": Knob("short_form", True, "a final answer written as a sentence (5 words or more) to a question "
                            "that is not yes/no gets one short call that copies the answering phrase out of it; the "
                            "phrase stands only if it is in the sentence (off for long-form answers)",
@@ -164,7 +168,8 @@ KNOBS: dict[str, dict[str, Knob]] = {
                           "same, ending the round (the paper's DPR reader always returns a span)",
                           choices=("go_on", "feedback"), paper="feedback", addition=True,
                           label="go on past an empty reading",
-                          origin=why("an LM reader can abstain, where the paper's DPR reader always returns a span", "no_answer")),
+                          origin=why("an LM reader can abstain, where the paper's DPR reader always returns a span",
+                                     "no_answer")),
         "plan_tokens": Knob("plan_tokens", 384, "most tokens one Chain-of-Query may take; 0: no cap beyond the LM's "
                             "max_tokens, as the paper", 0, 1024, 1, paper=0, addition=True, label="plan token cap",
                             origin=why("cost: a plan that runs on is cut", "plan_tokens")),
@@ -214,7 +219,8 @@ KNOBS: dict[str, dict[str, Knob]] = {
                                "output is sent as it is, and an empty one is not expanded", choices=(True, False),
                                paper=False, addition=True,
                                label="query-writing fallback",
-                               origin=why("a search whose review gives no real query would end its path", "query_fallback")),
+                               origin=why("a search whose review gives no real query would end its path",
+                                          "query_fallback")),
         "extra_demo": Knob("extra_demo", True, "a fourth review demonstration: a comparison question with one side "
                            "only (relevant, search for the other side); off: the paper's 3 shots",
                            choices=(True, False), builds_demos=True, paper=False, addition=True,

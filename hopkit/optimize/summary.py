@@ -293,7 +293,8 @@ def _row_score(row: dict, metric: str) -> float:
 
 def _answered(folder: Path) -> list[tuple[dict[str, Any], Path]]:
     """(meta, dev log) of each setting that has answered at least one question."""
-    return [(meta, log) for meta, log in setting_logs(Path(folder) / "settings") if log.is_file() and log.stat().st_size]
+    return [(meta, log) for meta, log in setting_logs(Path(folder) / "settings") if log.is_file()
+            and log.stat().st_size]
 
 
 def setting_rows(folder: Path, paper_knobs: dict[str, Any] | None, metric: str,
@@ -331,7 +332,8 @@ def study_settings_table(summary: dict[str, Any], folder: Path) -> str | None:
     if not rows:
         return None
     return (f"every setting tried on dev ({summary['metric']} x 100 over the questions each answered; a pruned "
-            "setting answered fewer; calls and seconds a question as computed):\n" + settings_table(rows, summary["metric"]))
+            "setting answered fewer; calls and seconds a question as computed):\n"
+            + settings_table(rows, summary["metric"]))
 
 
 def running_study_table(folder: Path) -> str | None:
@@ -348,7 +350,8 @@ def running_study_table(folder: Path) -> str | None:
     return (f"{folder.name}: no summary.json yet, so the study is still tuning (or was stopped); the settings its dev "
             f"logs hold so far ({metric} x 100 over the questions each answered"
             + ("" if knobs is not None else "; no study.db here to name the paper's setting") + "):\n"
-            + settings_table(setting_rows(folder, knobs, metric, capped), metric) + ("" if test is None else "\n" + test))
+            + settings_table(setting_rows(folder, knobs, metric, capped), metric)
+            + ("" if test is None else "\n" + test))
 
 
 def _paper_and_capped_in_storage(db: Path) -> tuple[dict[str, Any] | None, list[dict[str, Any]]]:

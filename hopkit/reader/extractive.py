@@ -76,7 +76,8 @@ class ExtractiveReader:
                                      max_length=self.max_length, return_offsets_mapping=True, return_tensors="pt")
             offsets = encoded.pop("offset_mapping")
             context_mask = [[sid == 1 for sid in encoded.sequence_ids(row)] for row in range(len(pairs))]
-        inputs = {k: v.to(self.device) for k, v in encoded.items() if k in ("input_ids", "attention_mask", "token_type_ids")}
+        inputs = {k: v.to(self.device) for k, v in encoded.items()
+                  if k in ("input_ids", "attention_mask", "token_type_ids")}
         if self.is_dpr:
             inputs.pop("token_type_ids", None)
         with self._lock, torch.inference_mode():

@@ -55,7 +55,8 @@ class LMReader(dspy.Module):
         keeps the paper's 0.82 (None)."""
         return CALIBRATED_THETA if self.confidence == "answerability" else None
 
-    def __init__(self, max_words: int = 200, max_span_words: int = 15, confidence: Confidence = "answerability") -> None:
+    def __init__(self, max_words: int = 200, max_span_words: int = 15,
+                 confidence: Confidence = "answerability") -> None:
         super().__init__()
         if confidence not in CONFIDENCES:
             raise ValueError(f"unknown reader confidence {confidence!r}; use one of {', '.join(CONFIDENCES)}")

@@ -33,7 +33,8 @@ def build_page(runs: list, title: str = "hopkit run report", passages: Passages 
     statuses = [s for s in STATUSES if any(first.status(row) == s for row in first.rows)]
     buttons = "".join(tag("button", text(value), data_kind="status", data_value=value)
                       for value in ("all", *statuses))
-    buttons += " | " + "".join(tag("button", text(value), data_kind="form", data_value=value) for value in ("all", *FORMS))
+    buttons += " | " + "".join(tag("button", text(value), data_kind="form", data_value=value)
+                               for value in ("all", *FORMS))
     sections.append(tag("div", f"Show ({text(first.label)}'s {text(first.task.right_metric or 'grade')}): " + buttons
                         + " " + tag("span", "", id="shown-count") + " shown", class_="filters"))
     if note:
@@ -78,7 +79,8 @@ def _summary(runs: list[ReportRun]) -> str:
     from hopkit.lm.usage import computed_cost
 
     names = runs[0].metrics
-    header = tag("tr", tag("th", "run") + tag("th", "task") + tag("th", "n") + "".join(tag("th", text(m)) for m in names)
+    header = tag("tr", tag("th", "run") + tag("th", "task") + tag("th", "n")
+                 + "".join(tag("th", text(m)) for m in names)
                  + tag("th", "LM calls/q") + tag("th", "tok in/q") + tag("th", "s/q") + tag("th", "cache hits/q")
                  + tag("th", "errors"))
     lines = []
@@ -97,7 +99,8 @@ def _summary(runs: list[ReportRun]) -> str:
         cost_cells = "".join(tag("td", f"{sum(c[key] for c in costs) / n:.{digits}f}", class_="num")
                              for key, digits in (("lm_calls", 2), ("prompt_tokens", 0), ("seconds", 1),
                                                  ("cache_hits", 2)))
-        lines.append(tag("tr", tag("td", text(run.label)) + tag("td", text(run.task.name)) + tag("td", str(len(run.rows)))
+        lines.append(tag("tr", tag("td", text(run.label)) + tag("td", text(run.task.name))
+                         + tag("td", str(len(run.rows)))
                          + "".join(cells) + cost_cells
                          + tag("td", str(sum(1 for r in run.rows if r.get("error"))))))
     uncosted = [run.label for run in runs if any(computed_cost(r.get("cost") or {})["uncosted_hits"] for r in run.rows)]

@@ -108,7 +108,8 @@ def _tor(trace: dict, gold: set[str], passages: Passages) -> str:
             parts += [" ", tag("span", "next query: " + text(node["next_query"]), class_="reader")]
         return tag("span", "".join(parts), data_action=action)
 
-    pool = "".join(tag("li", text(e.get("analysis")) + " " + " ".join(_pid(p, gold, passages) for p in e.get("pids") or []))
+    pool = "".join(tag("li", text(e.get("analysis")) + " "
+                       + " ".join(_pid(p, gold, passages) for p in e.get("pids") or []))
                    for e in trace.get("evidence") or [])
     return tag("div", tag("h4", "Review tree") + tag("div", _tree(trace.get("nodes") or [], "parent", "root", line),
                                                      class_="tree tor-tree")

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import random
 
-_ONSETS = ["b", "d", "f", "g", "h", "k", "l", "m", "n", "p", "r", "s", "t", "v", "z", "br", "dr", "gr", "kr", "th", "st", "tr", "vr"]
+_ONSETS = ["b", "d", "f", "g", "h", "k", "l", "m", "n", "p", "r", "s", "t", "v", "z", "br", "dr", "gr", "kr", "th",
+           "st", "tr", "vr"]
 _VOWELS = ["a", "e", "i", "o", "u", "ae", "ei", "ou", "y"]
 _CODAS = ["", "", "n", "r", "l", "s", "th", "m", "k", "nd", "rn"]
 
@@ -51,7 +52,8 @@ ORG_KINDS = {
 TITLE_ADJECTIVES = ["Glass", "Silent", "Crimson", "Hollow", "Northern", "Iron", "Paper", "Distant", "Seventh", "Amber",
                     "Winter", "Broken", "Golden", "Quiet", "Salt", "Last", "Burning", "Velvet", "Lonely", "Copper"]
 TITLE_NOUNS = ["Orchard", "Harbor", "Lantern", "Meridian", "Cathedral", "Garden", "Tide", "Archive", "Bridge",
-               "Season", "Mirror", "Compass", "River", "Tower", "Letter", "Caravan", "Chorus", "Atlas", "Threshold", "Vineyard"]
+               "Season", "Mirror", "Compass", "River", "Tower", "Letter", "Caravan", "Chorus", "Atlas", "Threshold",
+               "Vineyard"]
 TITLE_PATTERNS = ["The {a} {n}", "{a} {n}", "{n} of {x}", "The {n} of {x}", "{x}'s {n}"]
 OCCUPATIONS = {
     "novelist": ("novel", "publishing house", "written"),

@@ -20,8 +20,8 @@ from hopkit.signatures.searchain import QueryNode
 Plan = tuple[list[QueryNode], str, str]  # a planner's chain, its final answer, and how it was parsed
 
 _SECTION = re.compile(r"\[\[ ## (\w+) ## \]\]\s*(.*?)(?=\[\[ ## \w+ ## \]\]|\Z)", re.S)
-_MARKER = re.compile(r"^\s*[-*]?\s*\[?\s*(unsolved\s+query|query|answer|final\s+content|final\s+answer)\s*\d*\s*\]?\s*:\s*(.*)$",
-                     re.I)
+_MARKER = re.compile(r"^\s*[-*]?\s*\[?\s*(unsolved\s+query|query|answer|final\s+content|final\s+answer)"
+                     r"\s*\d*\s*\]?\s*:\s*(.*)$", re.I)
 _QUERY_STRING = re.compile(r'"query"\s*:\s*"([^"]+)"')
 _UNSOLVED_WORDS = re.compile(r"^\s*(\[?unsolved( query)?\]?|unknown|n/?a|none|null|i don'?t know\.?)\s*$", re.I)
 
@@ -36,7 +36,8 @@ def parse_chain_text(text: str) -> tuple[list[QueryNode], str]:
         return nodes, final
     nodes, marker_final = _marker_nodes(body if "chain" in sections else text or "")
     if not nodes:  # e.g. JSON cut off by a runaway answer: keep the queries, unsolved
-        nodes = [QueryNode(query=q.strip(), answer=None, unsolved=True) for q in _QUERY_STRING.findall(body) if q.strip()]
+        nodes = [QueryNode(query=q.strip(), answer=None, unsolved=True) for q in _QUERY_STRING.findall(body)
+                 if q.strip()]
     return nodes, final or marker_final
 
 

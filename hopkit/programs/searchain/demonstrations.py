@@ -140,4 +140,5 @@ def _first(train: Sequence[dspy.Example], wanted) -> dspy.Example | None:
 
 
 def _nodes(example: dspy.Example) -> list[QueryNode]:
-    return [QueryNode(query=q, answer=sentence, unsolved=False) for q, sentence in zip(example.hop_queries, example.chain)]
+    return [QueryNode(query=q, answer=sentence, unsolved=False)
+            for q, sentence in zip(example.hop_queries, example.chain)]

@@ -30,7 +30,8 @@ def render_trace(trace: dict[str, Any]) -> str:
     if path:
         lines.append("Correct path:")
         for n, node in enumerate(path, start=1):
-            answer = node["reader_answer"] if node["action"] in ("verified-corrected", "completed", "completed-from-record") else node["lm_answer"]
+            answer = node["reader_answer"] if node["action"] in ("verified-corrected", "completed",
+                                                                 "completed-from-record") else node["lm_answer"]
             lines.append(f"  [{n}] {node['query']} -> {answer or '?'}   (doc {node['pid']})")
     if trace.get("restated_chain"):
         lines.append("  (the first chain restated the question; asked once more to decompose it)")

@@ -69,7 +69,8 @@ class ReasoningTree:
         parent, created = attached_to, []
         for index, query_node in enumerate(chain, start=1):
             node = TreeNode(id=f"r{round_}.{index}", round=round_, index=index, parent=parent, query=query_node.query,
-                            lm_answer=query_node.answer_text, unsolved=query_node.unsolved or not query_node.answer_text)
+                            lm_answer=query_node.answer_text,
+                            unsolved=query_node.unsolved or not query_node.answer_text)
             self.nodes[node.id] = node
             created.append(node)
             parent = node.id

@@ -48,7 +48,8 @@ class EvidenceFusion(dspy.Module):
                            ("evidence", self.from_evidence)):
             step.demos = list(demos.get(mode, []))
 
-    def inputs(self, pool: Sequence[Evidence], passages: dict[str, Passage], question: str = "") -> dict[str, list[str]]:
+    def inputs(self, pool: Sequence[Evidence], passages: dict[str, Passage],
+               question: str = "") -> dict[str, list[str]]:
         """What the reader sees for this mode, the pool in order up to the reader's limit (exposed so tests can pin
         the selection)."""
         if self.mode == "analysis":
@@ -64,7 +65,8 @@ class EvidenceFusion(dspy.Module):
 
     def forward(self, question: str, pool: Sequence[Evidence], passages: dict[str, Passage]) -> dspy.Prediction:
         fields = self.inputs(pool, passages, question)
-        step = {"analysis": self.from_analyses, "paragraph": self.from_paragraphs, "evidence": self.from_evidence}[self.mode]
+        step = {"analysis": self.from_analyses, "paragraph": self.from_paragraphs,
+                "evidence": self.from_evidence}[self.mode]
         return step(question=question, **fields)
 
     def paragraphs_only(self, question: str, paragraphs: list[Passage]) -> dspy.Prediction:

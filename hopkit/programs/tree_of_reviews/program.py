@@ -253,7 +253,8 @@ class TreeOfReviews(KnobbedProgram):
         fallback = not state.pool
         try:
             if fallback:  # nothing accepted: read the paths reviewed as relevant, else the first layer
-                relevant = [n.path for n in state.nodes if n.relevant or n.overruled_reject] or [n.path for n in state.nodes if n.depth == 1]
+                relevant = ([n.path for n in state.nodes if n.relevant or n.overruled_reject]
+                            or [n.path for n in state.nodes if n.depth == 1])
                 pids = list(dict.fromkeys(pid for path in relevant for pid in path))
                 out = self.fuse.paragraphs_only(state.question, [state.passages[p] for p in pids])
             else:

@@ -68,7 +68,8 @@ def read_markers(text: str) -> Review:
     if relevant is None and sufficient is None:
         return Review(False, False, "", "failed")
     relevant = bool(relevant) or bool(sufficient)  # sufficient paragraphs are relevant ones
-    return Review(relevant, bool(sufficient), output.strip(), "markers", reasoning.strip(), fields.get("answer", "").strip())
+    return Review(relevant, bool(sufficient), output.strip(), "markers", reasoning.strip(),
+                  fields.get("answer", "").strip())
 
 
 def _flag(value: str | None, upper: str, yes: str, no: str) -> bool | None:
