@@ -73,7 +73,19 @@ fixed() {  # SearChain and ToR at their papers' settings on one dataset
         run "$method-$1" reproduce "$method" --test "${SHORT_TEST[$1]}" --demos-from "${DEMOS[$1]}"
     done
 }
+# issue 80's grid benchmark: IRCoT's MuSiQue grid on 5 tune questions, setting by setting and shared, each mode in a
+# fresh process (resumable: a finished mode is kept); it runs once the worktree holds its verb, after OneR's study
+bench_grid() {
+    finished bench-grid-ircot && return
+    stop_requested && exit 0
+    echo "start bench-grid-ircot $(date +%F\ %T) $(git -C "$CODE" rev-parse --short HEAD)" >> "$STATUS"
+    hopkit bench-grid ircot --dataset "${TUNE[musique]}" --demos-from "${DEMOS[musique]}" --n 5 \
+        --out "$MAIN/experiments/bench-grid/ircot-musique.json" >> "$MAIN/experiments/bench-grid/ircot-musique.log" 2>&1
+    echo "done bench-grid-ircot rc=$? $(date +%F\ %T)" >> "$STATUS"
+}
 # the MuSiQue and 2Wiki columns first (issue 83), then SearChain and ToR on MuSiQue, then HotpotQA and the rest
+run oner-musique reproduce oner --tune "${TUNE[musique]}" --test "${TEST[musique]}" --demos-from "${DEMOS[musique]}"
+bench_grid
 tuned musique
 tuned 2wiki
 fixed musique
