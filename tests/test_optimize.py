@@ -662,3 +662,11 @@ def test_optimize_keeps_to_its_concerns_and_takes_the_rest_from_the_study_file(h
     study.write_text('prunr = "median"\n')
     assert main(["optimize", "--method", "oner", "--config", str(study)]) == 2
     assert "did you mean 'pruner'" in capsys.readouterr().err
+
+
+def test_a_quiet_study_draws_no_progress_bar(tmp_path, capsys):
+    """DSPy's teleprompters draw their own bars on stderr; a study run without progress keeps them off."""
+    configure()
+    optimize(request(tmp_path, f"sqlite:///{tmp_path / 'study.db'}", trials=1, demos="bootstrap"), TableRetriever(),
+             None, say=lambda text: None)
+    assert "%|" not in capsys.readouterr().err
