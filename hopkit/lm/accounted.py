@@ -63,15 +63,10 @@ class AccountedLM(dspy.LM):
             if answer_key is not None and outputs is not None and _storable(outputs):
                 keep_answer(answer_key, {"outputs": outputs, "truncated": truncated})
 
-    def answer_key(self, prompt: Any, messages: Any, settings: dict[str, Any]) -> dict[str, Any] | None:
-        """The request as hopkit's answer cache keys it, or None where it cannot be keyed (a non-JSON input)."""
-        body = {"hopkit_answer_cache": 1, "endpoint": self.endpoint, "model": self.model, "prompt": prompt,
+    def answer_key(self, prompt: Any, messages: Any, settings: dict[str, Any]) -> dict[str, Any]:
+        """The request as hopkit's answer cache keys it (``dspy.cache`` hashes it, and skips one it cannot)."""
+        return {"hopkit_answer_cache": 1, "endpoint": self.endpoint, "model": self.model, "prompt": prompt,
                 "messages": messages, "settings": {k: v for k, v in settings.items() if k not in NOT_IN_KEY}}
-        try:
-            orjson.dumps(body, option=orjson.OPT_SORT_KEYS)
-        except TypeError:
-            return None
-        return body
 
     def update_history(self, entry: dict) -> None:
         if hasattr(_pending, "entries"):
@@ -148,7 +143,7 @@ class _Watch(BaseCallback):
         if started is None or usage is None or exception is not None:
             return
         instance, start, before = started
-        history = list(getattr(instance, "history", []) or [])[before:]
+        history = (getattr(instance, "history", None) or [])[before:]  # only this call's entries, not a copy of all
         entry = next((e for e in reversed(history) if e.get("outputs") == outputs), history[-1] if history else {})
         numbers = entry.get("usage") or {}
         tokens_in = int(numbers.get("prompt_tokens") or numbers.get("input_tokens") or 0)
