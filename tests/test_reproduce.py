@@ -244,3 +244,4 @@ def test_the_grid_benchmark_times_the_grid_setting_by_setting_and_shared(monkeyp
     assert 0 < after["prompt_tokens_evaluated"] < before["prompt_tokens_evaluated"]  # the chains ran once per K
     table = grid_bench.format_bench(results)
     assert "| shared | 2 | 8 |" in table and "the same answer in 16 of 16 rows" in table
+    assert all(result["cpu_seconds"] > 0 for result in results.values()) and "CPU seconds:" in table

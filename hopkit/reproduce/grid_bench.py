@@ -1,7 +1,9 @@
 """What a paper's tuning grid costs on the offline LM, with and without its settings sharing work (``hopkit
 bench-grid``): the same tune questions answered setting by setting, as the trials alone would, and shared (OneR's
 nested K, IRCoT's one chain for both readers; hopkit/reproduce/shared_work.py). Each mode runs in its own process
-(a fresh model, DSPy's answer cache off), so the figures are the engine's own counts.
+(a fresh model, DSPy's answer cache off), so the figures are the engine's own counts. Besides wall seconds it records
+the process's CPU seconds, which other work on the same cores barely changes, so a shared machine still gives a fair
+ratio (docs/results.md, "Tuning grids").
 """
 
 from __future__ import annotations
@@ -59,7 +61,7 @@ def run_mode(request: GridBenchRequest, mode: str) -> dict:
     def log_for(knobs: dict) -> RunLog:
         return RunLog(folder / f"setting-{setting_key(knobs)}.jsonl", {"knobs": knobs})
 
-    start = time.perf_counter()
+    start, cpu_start = time.perf_counter(), time.process_time()
     if mode == "shared":
         answer_shared(request.method, grid, train, questions, retriever, metric, log_for, "paper", progress=False,
                       say=lambda text: None)
@@ -68,11 +70,12 @@ def run_mode(request: GridBenchRequest, mode: str) -> dict:
         for knobs in settings:
             program = parts.program(**knobs)
             evaluate(program, questions, [metric], log_for(knobs), progress=False)
-    seconds = time.perf_counter() - start
+    seconds, cpu_seconds = time.perf_counter() - start, time.process_time() - cpu_start
     answers = {json.dumps(knobs, sort_keys=True): {row["qid"]: row["prediction"]["answer"]
                                                    for row in log_for(knobs).rows} for knobs in settings}
     return {"mode": mode, "method": request.method, "questions": len(questions), "settings": len(settings),
             "seconds_per_question": seconds / max(len(questions), 1), "seconds": seconds,
+            "cpu_seconds_per_question": cpu_seconds / max(len(questions), 1), "cpu_seconds": cpu_seconds,
             "prompt_tokens_evaluated": lm.engine.prompt_eval_tokens,
             "prompt_eval_seconds": lm.engine.prompt_eval_seconds, "answers": answers}
 
@@ -97,13 +100,13 @@ def bench(request: GridBenchRequest, out: Path | None, say=print) -> dict[str, d
 
 
 def format_bench(results: dict[str, dict]) -> str:
-    lines = ["| mode | questions | settings | s / question (whole grid) | prompt tokens evaluated | prompt-eval s |",
-             "|---|---|---|---|---|---|"]
+    lines = ["| mode | questions | settings | s / question (whole grid) | CPU s / question | prompt tokens evaluated "
+             "| prompt-eval s |", "|---|---|---|---|---|---|---|"]
     for mode in MODES:
         if mode in results:
             r = results[mode]
             lines.append(f"| {mode} | {r['questions']} | {r['settings']} | {r['seconds_per_question']:.1f} | "
-                         f"{r['prompt_tokens_evaluated']:,} | {r['prompt_eval_seconds']:.1f} |")
+                         f"{_cpu(r)} | {r['prompt_tokens_evaluated']:,} | {r['prompt_eval_seconds']:.1f} |")
     if all(mode in results for mode in MODES):
         before, after = results["setting-by-setting"], results["shared"]
         ratio = after["seconds"] / before["seconds"] if before["seconds"] else float("nan")
@@ -112,7 +115,15 @@ def format_bench(results: dict[str, dict]) -> str:
         total = sum(len(rows) for rows in before["answers"].values())
         lines.append(f"shared / setting by setting, seconds: {ratio:.2f} (target <= {TARGET}: "
                      f"{'met' if ratio <= TARGET else 'not met'}); the same answer in {same} of {total} rows")
+        if "cpu_seconds" in before and "cpu_seconds" in after and before["cpu_seconds"]:
+            cpu_ratio = after["cpu_seconds"] / before["cpu_seconds"]
+            lines.append(f"shared / setting by setting, CPU seconds: {cpu_ratio:.2f}")
     return "\n".join(lines)
+
+
+def _cpu(result: dict) -> str:
+    """A result from before CPU seconds were recorded shows a dash."""
+    return f"{result['cpu_seconds_per_question']:.1f}" if "cpu_seconds_per_question" in result else "-"
 
 
 if __name__ == "__main__":  # a child: one mode
