@@ -24,7 +24,18 @@ _EXPORTS = {
     "CoR": "hopkit.api",
     "OneR": "hopkit.programs.baselines",
     "NoR": "hopkit.programs.baselines",
+    "SelfAsk": "hopkit.programs.self_ask",
+    "ReAct": "hopkit.programs.react",
+    "IterRetGen": "hopkit.programs.iter_retgen",
     "build_program": "hopkit.programs.registry",
+    # a method of your own (docs/extending.md)
+    "register_method": "hopkit.programs.registry",
+    "Method": "hopkit.programs.method",
+    "TraceViews": "hopkit.programs.views",
+    "Knob": "hopkit.knobs.knob",
+    "Variant": "hopkit.variants",
+    "hop_prediction": "hopkit.programs.prediction",
+    "program_knobs": "hopkit.knobs.values",
     # retrievers
     "BM25": ("hopkit.retrieval.bm25", "BM25Retriever"),
     "ColBERTv2": "hopkit.api",
@@ -50,15 +61,24 @@ __all__ = sorted(_EXPORTS)
 if TYPE_CHECKING:
     from hopkit.api import ColBERTv2, CoR, evaluate, load_dataset, local_lm
     from hopkit.evaluation.metrics import METRICS, cover_exact_match, exact_match, get_metric, recall_at, token_f1
+    from hopkit.knobs.knob import Knob
+    from hopkit.knobs.values import program_knobs
     from hopkit.optimize.saved import load_program
     from hopkit.programs.baselines import NoR, OneR
     from hopkit.programs.ircot import IRCoT
-    from hopkit.programs.registry import build_program
+    from hopkit.programs.iter_retgen import IterRetGen
+    from hopkit.programs.method import Method
+    from hopkit.programs.prediction import hop_prediction
+    from hopkit.programs.react import ReAct
+    from hopkit.programs.registry import build_program, register_method
     from hopkit.programs.searchain import SearChain
+    from hopkit.programs.self_ask import SelfAsk
     from hopkit.programs.tree_of_reviews import TreeOfReviews
+    from hopkit.programs.views import TraceViews
     from hopkit.reader.extractive import ExtractiveReader
     from hopkit.reader.lm_reader import LMReader
     from hopkit.retrieval.bm25 import BM25Retriever as BM25
+    from hopkit.variants import Variant
 
 
 def __getattr__(name: str) -> Any:

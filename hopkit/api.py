@@ -66,12 +66,13 @@ def evaluate(program: Any, dataset: Dataset | Sequence[dspy.Example], n: int | N
 
     import dspy
 
+    from hopkit.data.examples import Dataset
     from hopkit.evaluation.harness import evaluate as run
     from hopkit.evaluation.metrics import get_metric
     from hopkit.evaluation.run_log import RunLog
     from hopkit.run import MECHANICS, run_meta, spec_of_program
 
-    examples = list(getattr(dataset, "examples", dataset))[:n]
+    examples = list(dataset.examples if isinstance(dataset, Dataset) else dataset)[:n]
     names = list(metrics) if metrics else list(DEFAULT_METRICS)  # None: the multi-hop task's, as eval's default
     if out is None:
         out = Path(tempfile.mkdtemp(prefix="hopkit-eval-")) / "run.jsonl"

@@ -7,11 +7,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import dspy
 
 from hopkit.data.examples import Dataset
+from hopkit.knobs.knob import Profile
 from hopkit.spec import MECHANICS, RunSpec, run_meta
 from hopkit.tasks import DEFAULT_TASK
 
@@ -56,8 +57,8 @@ def build(spec: RunSpec, dataset: Dataset | None, configure_lm: Callable[[], obj
     reader = open_reader(spec.reader) if method.needs_reader else None
     configure_lm() if configure_lm else use_lm(lm)
     task = get_task(spec.task or (dataset.task if dataset is not None else DEFAULT_TASK))
-    parts = ProgramParts(method.name, retriever, reader, train, saved.profile if saved else spec.profile, task,
-                         saved.state if saved else None)
+    profile = saved.profile if saved else cast(Profile, spec.profile)  # checked with the spec
+    parts = ProgramParts(method.name, retriever, reader, train, profile, task, saved.state if saved else None)
     program = parts.program(**(saved.knobs if saved else spec.knobs))
     corpus = getattr(retriever.inner, "corpus", None) if retriever is not None else None
     return BuiltRun(program, corpus or (dataset.corpus if dataset else None), task, demos_from, backend, choice)

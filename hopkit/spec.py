@@ -129,7 +129,8 @@ def _accepted(hint: Any) -> tuple[type, ...]:
     for part in get_args(hint) if get_origin(hint) in (Union, UnionType) else (hint,):
         kind = get_origin(part) or part
         kinds.append(type(None) if part is None else kind)
-        kinds += {float: [int], tuple: [list]}.get(kind, [])
+        widened: dict[Any, list[type]] = {float: [int], tuple: [list]}
+        kinds += widened.get(kind, [])
     return tuple(dict.fromkeys(kinds))
 
 
@@ -139,7 +140,7 @@ TYPES: dict[str, tuple[type, ...]] = {name: _accepted(hint) for name, hint in ge
 
 def from_mapping(data: dict[str, Any], source: str, base: RunSpec | None = None) -> RunSpec:
     """A spec from a mapping (a TOML file's tables, a log's metadata); unknown fields and wrong types refused."""
-    values = {}
+    values: dict[str, Any] = {}
     for name, value in data.items():
         if name in SECRETS:
             raise InputError(SECRETS[name].format(path=source))
@@ -151,7 +152,7 @@ def from_mapping(data: dict[str, Any], source: str, base: RunSpec | None = None)
         if isinstance(value, bool) and bool not in wanted or not isinstance(value, wanted):
             names = " or ".join(t.__name__ if t is not type(None) else "none" for t in wanted)
             raise InputError(f"{source}: {name} = {value!r} is a {type(value).__name__}; it takes {names}")
-        values[name] = tuple(value) if name == "metrics" and value is not None else value
+        values[name] = tuple(value) if name == "metrics" and isinstance(value, (list, tuple)) else value
     return replace(base or RunSpec(), **values)
 
 

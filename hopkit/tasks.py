@@ -97,45 +97,53 @@ def reword(program: dspy.Module, task: Task) -> int:
     return changed
 
 
+# A method's other statements of its answer, read from its trace by its own views (``statements`` in
+# hopkit/programs/views.py), by name. A closed task reads a label from the short ones, in order, when the answer has
+# none (SearChain's tracing step writes its own answer beside the chain's planned one); a long-form task may take
+# the RESPONSE instead of the answer (ToR's fusion).
+Statements = Callable[[dict], dict[str, str]]
+RESPONSE = "response"
+
+
+def no_statements(trace: dict) -> dict[str, str]:
+    return {}
+
+
 class TaskProgram(dspy.Module):
     """A program answering in a task's form: its answer steps reworded, its answer made canonical."""
 
-    def __init__(self, program: dspy.Module, task: Task) -> None:
+    def __init__(self, program: dspy.Module, task: Task, statements: Statements = no_statements) -> None:
         super().__init__()
-        self.program, self.task = program, task
+        self.program, self.task, self.statements = program, task, statements
         reword(program, task)
 
     def forward(self, question: str) -> dspy.Prediction:
         prediction = self.program(question=question)
         raw = str(getattr(prediction, "answer", "") or "")
         trace = dict(getattr(prediction, "trace", None) or {})
+        statements = self.statements(trace)
         if self.task.answer_form == "long":  # the explanation is the answer, whichever field the LM wrote it in
-            raw, source = fullest_statement(raw, str(trace.get("response") or ""))
+            raw, source = fullest_statement(raw, statements.get(RESPONSE, ""))
             trace.update({"long_answer_from": source} if source != "answer" else {})
-        raw, source = self.readable_answer(raw, trace)
+        raw, source = self.readable_answer(raw, statements)
         trace.update({"answer_read_from": source} if source != "answer" else {})
         finished = self.task.finish(raw)
         trace.update({"task": self.task.name, **({"raw_answer": raw} if finished != raw else {})})
         prediction.answer, prediction.trace = finished, trace
         return prediction
 
-    def readable_answer(self, answer: str, trace: dict) -> tuple[str, str]:
+    def readable_answer(self, answer: str, statements: dict[str, str]) -> tuple[str, str]:
         """The answer, or, when a closed task (a label, yes/no) finds no reading in it, the program's other short
         statement of its answer that has one (SearChain: a chain planned "Ada Pell" as its final answer for a
         claim, while its tracing step, told the task, wrote SUPPORTS)."""
         canonical = self.task.canonical
         if canonical is None or canonical(answer) is not None:
             return answer, "answer"
-        for name in ANSWER_STATEMENTS:
-            other = str(trace.get(name) or "")
-            if canonical(other) is not None:
+        for name, other in statements.items():
+            if name != RESPONSE and canonical(other) is not None:
                 return other, name
         return answer, "answer"
 
-
-# a program's other short statement of its answer, tried in this order when the answer has no reading in a
-# closed task's form: SearChain's tracing step writes its own answer beside the chain's planned one
-ANSWER_STATEMENTS = ("traced_answer",)
 
 
 def fullest_statement(answer: str, response: str) -> tuple[str, str]:
@@ -146,9 +154,10 @@ def fullest_statement(answer: str, response: str) -> tuple[str, str]:
     return answer, "answer"
 
 
-def apply_task(program: dspy.Module, task: str | Task) -> dspy.Module:
+def apply_task(program: dspy.Module, task: str | Task, statements: Statements = no_statements) -> dspy.Module:
+    """The program answering in the task's form; ``statements``: the method's other statements of its answer."""
     task = get_task(task) if isinstance(task, str) else task
-    return program if task.name == DEFAULT_TASK else TaskProgram(program, task)
+    return program if task.name == DEFAULT_TASK else TaskProgram(program, task, statements)
 
 
 def task_metrics(task: Task, examples: list) -> list[str]:

@@ -8,7 +8,8 @@ import pytest
 from hopkit.cli.main import main
 from hopkit.errors import InputError
 from hopkit.lm.accounted import AccountedLM
-from hopkit.variants import ABLATIONS, parse_variants
+from hopkit.programs.registry import ABLATIONS
+from hopkit.variants import parse_variants
 from scripted_engine import FieldEchoEngine
 
 

@@ -16,7 +16,7 @@ from hopkit.programs.searchain import SearChain
 from hopkit.programs.tree_of_reviews import TreeOfReviews
 
 ROOT = Path(hopkit.__file__).parent
-PROGRAM_FILES = {"oner": "programs/baselines.py", "ircot": "programs/ircot/program.py",
+PROGRAM_FILES = {"oner": "programs/baselines/program.py", "ircot": "programs/ircot/program.py",
                  "searchain": "programs/searchain/program.py", "tor": "programs/tree_of_reviews/program.py"}
 
 

@@ -76,7 +76,7 @@ def test_overlapping_tune_and_test_splits_are_refused(tmp_path):
         _run(tmp_path, "oner", tune=None)
 
 
-@pytest.mark.parametrize("method", ["tor", "searchain", "nor"])
+@pytest.mark.parametrize("method", ["tor", "searchain", "nor", "self-ask", "react", "iter-retgen"])
 def test_a_method_without_a_grid_is_scored_at_its_paper_setting_with_no_tune_split(tmp_path, method):
     from hopkit.reader.lm_reader import LMReader
 

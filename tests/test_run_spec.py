@@ -88,6 +88,11 @@ def test_the_demo_builds_its_program_through_the_spec(scripted, monkeypatch, cap
     assert "== IRCoT on the bundled benchmark's first question" in out and "retrieve with the question" in out
     assert "step 1:" in out and "A: Morn" in out and "== OneR and IRCoT on the first 2 questions" in out
     assert "| oner bundled:dev | 2 |" in out and "| ircot bundled:dev | 2 |" in out and "B - A" in out
+    from hopkit.paths import runs_dir
+
+    ircot_meta = json.loads(next((runs_dir() / "demo").glob("ircot__*__4-demos.meta.json")).read_text())
+    assert ircot_meta["knobs"] == {"max_demos": 4}  # the demo's one change to IRCoT, recorded in its log
+    assert main(["demo", "--max-demos", "0"]) == 2
     assert main(["ask", "In which city was the creator of X born?", "--method", "oner", "--set", "k=2"]) == 0
     out = capsys.readouterr().out
     assert "A: Morn" in out and "[2]" in out and "[3]" not in out

@@ -10,6 +10,8 @@ from hopkit.evaluation.metrics import get_metric
 from hopkit.lm.accounted import AccountedLM
 from hopkit.programs.baselines import OneR
 from hopkit.programs.registry import build_program, task_knobs
+from hopkit.programs.searchain.views import statements as searchain_statements
+from hopkit.programs.tree_of_reviews.views import statements as tor_statements
 from hopkit.tasks import TaskProgram, apply_task, get_task, task_metrics
 from hopkit.text.labels import claim_label, yes_no
 from scripted_engine import FieldEchoEngine, ScriptedEngine
@@ -99,14 +101,14 @@ def test_a_closed_task_reads_the_programs_traced_answer_when_the_answer_has_no_l
             return dspy.Prediction(answer=self.answer, trace={"traced_answer": self.traced})
 
     claim = "The creator of Tower of Zerdyr was born in Port Kourdrein."
-    read = apply_task(Planned("Stam Trothstaeova", "SUPPORTS"), "fact-check")(question=claim)
+    read = apply_task(Planned("Stam Trothstaeova", "SUPPORTS"), "fact-check", searchain_statements)(question=claim)
     assert read.answer == "SUPPORTS" and read.trace["answer_read_from"] == "traced_answer"
-    kept = apply_task(Planned("REFUTES", "SUPPORTS"), "fact-check")(question=claim)  # a label stands as written
+    kept = apply_task(Planned("REFUTES", "SUPPORTS"), "fact-check", searchain_statements)(question=claim)  # a label stands as written
     assert kept.answer == "REFUTES" and "answer_read_from" not in kept.trace
-    neither = apply_task(Planned("Stam Trothstaeova", "Port Kourdrein"), "fact-check")(question=claim)
+    neither = apply_task(Planned("Stam Trothstaeova", "Port Kourdrein"), "fact-check", searchain_statements)(question=claim)
     assert neither.answer == "Stam Trothstaeova"  # no label anywhere: left as it was, and scored wrong
-    assert apply_task(Planned("Stam", "yes"), "yes-no")(question="Was it?").answer == "yes"
-    assert apply_task(Planned("Stam", "Ada"), "slot-filling")(question="x [SEP] y").answer == "Stam"  # open answers
+    assert apply_task(Planned("Stam", "yes"), "yes-no", searchain_statements)(question="Was it?").answer == "yes"
+    assert apply_task(Planned("Stam", "Ada"), "slot-filling", searchain_statements)(question="x [SEP] y").answer == "Stam"  # open answers
 
 
 def test_long_form_searchain_verifies_by_rouge_against_alpha():
@@ -260,11 +262,11 @@ class _Fused(dspy.Module):
 
 def test_a_long_form_answer_is_the_fuller_of_answer_and_response():
     explained = "The Golden Tide was written by Rouk Grirnhoar, a historian born in New Montreil."
-    named = apply_task(_Fused("Rouk Grirnhoar", explained), "long-form")(question="Explain The Golden Tide.")
+    named = apply_task(_Fused("Rouk Grirnhoar", explained), "long-form", tor_statements)(question="Explain The Golden Tide.")
     assert named.answer == explained and named.trace["long_answer_from"] == "response"
-    swapped = apply_task(_Fused(explained, "Rouk Grirnhoar"), "long-form")(question="Explain The Golden Tide.")
+    swapped = apply_task(_Fused(explained, "Rouk Grirnhoar"), "long-form", tor_statements)(question="Explain The Golden Tide.")
     assert swapped.answer == explained and "long_answer_from" not in swapped.trace
-    short_task = apply_task(_Fused("Rouk Grirnhoar", explained), "slot-filling")(question="Golden Tide [SEP] author")
+    short_task = apply_task(_Fused("Rouk Grirnhoar", explained), "slot-filling", tor_statements)(question="Golden Tide [SEP] author")
     assert short_task.answer == "Rouk Grirnhoar"
 
 

@@ -43,7 +43,7 @@ class Pair:
 
 def has_hops(example: dspy.Example) -> bool:
     hops = example.get("hop_queries") if hasattr(example, "get") else None
-    return bool(hops) and len(hops) == len(example.gold_pids)
+    return bool(hops) and len(hops or ()) == len(example.gold_pids)
 
 
 def passage_answers_question(passage: Passage, question: str, answers: list[str]) -> bool:

@@ -58,11 +58,11 @@ def cmd_ablate(args: argparse.Namespace) -> None:
     from hopkit.evaluation.metrics import get_metric
     from hopkit.knobs import KNOBS, check_profile
     from hopkit.programs.demo_source import load_demonstrations, resolve_demos_from
-    from hopkit.programs.registry import ProgramParts, check_knobs, get_method, task_knobs
+    from hopkit.programs.registry import ProgramParts, ablations, check_knobs, get_method, task_knobs
     from hopkit.reader.loading import open_reader
     from hopkit.spec import MECHANICS, run_meta
     from hopkit.tasks import DEFAULT_TASK, get_task
-    from hopkit.variants import ablations, parse_variants, select
+    from hopkit.variants import parse_variants, select
 
     variants = parse_variants(args.variants, args.method) if args.variants else ablations(args.method)
     if args.only:

@@ -88,7 +88,7 @@ def cmd_train_retriever(args: argparse.Namespace) -> None:
 
     out = args.out or home() / "checkpoints" / ("colbert-minilm" if not args.triples else "colbert-minilm-ft")
     if args.init == "minilm":
-        init = derive_from_minilm(out if not args.triples else out.with_name(out.name + "-init"))
+        init: Path | str = derive_from_minilm(out if not args.triples else out.with_name(out.name + "-init"))
         print(f"derived ColBERT checkpoint (MiniLM, dim 384, identity projection) in {init}")
     else:
         init = resolve_checkpoint(args.init)
@@ -173,26 +173,31 @@ def cmd_demo(args: argparse.Namespace) -> None:
 
     if args.n < 1:
         raise InputError("--n must be at least 1")
+    if args.max_demos < 1:
+        raise InputError("--max-demos must be at least 1")
     dataset = load_bundled("dev")
-    bm25_of(dataset.corpus, dataset.corpus_name)  # the demo's index, built once
+    corpus = dataset.own_corpus()
+    bm25_of(corpus, dataset.corpus_name)  # the demo's index, built once
     base = replace(spec_from_flags(args), dataset="bundled:dev", n=args.n, retriever="bm25", out=None).checked()
     lm = configure_lm(args)  # one model for every run below
     share_lm = lambda: dspy.configure(lm=lm)  # noqa: E731
     first = dataset.examples[0]
-    print(f"== IRCoT on the bundled benchmark's first question, step by step ({args.lm}, {args.profile}) ==")
-    built = build(replace(base, method="ircot"), dataset, share_lm)
+    ircot = replace(base, method="ircot", knobs={**base.knobs, "max_demos": args.max_demos})
+    print(f"== IRCoT on the bundled benchmark's first question, step by step ({args.lm}, {args.profile}; "
+          f"{args.max_demos} demonstrations a prompt, where hopkit eval packs up to 15) ==")
+    built = build(ircot, dataset, share_lm)
     with usage_scope():
         prediction = built.program(question=first.question)
-    title = lambda pid: dataset.corpus[pid].title if pid in dataset.corpus else pid  # noqa: E731
+    title = lambda pid: corpus[pid].title if pid in corpus else pid  # noqa: E731
     print(f"Q: {first.question}")
     print(render_steps(prediction.trace, len(prediction.retrieved), title))
-    _print_answer(None, prediction, dataset.corpus, first.gold_pids)
+    _print_answer(None, prediction, corpus, first.gold_pids)
     print(f"   gold answer: {first.answers[0]}\n")
     print(f"== OneR and IRCoT on the first {args.n} questions (the split's order, none picked) ==")
     rows = {}
-    for method in ("oner", "ircot"):
-        out = runs_dir() / "demo" / f"{method}__{slug(args.lm)}__{args.profile}.jsonl"
-        run = run_eval(replace(base, method=method, out=str(out)), progress=not args.quiet, configure_lm=share_lm)
+    for method, spec in (("oner", replace(base, method="oner")), ("ircot", ircot)):
+        out = runs_dir() / "demo" / f"{method}__{slug(args.lm)}__{args.profile}__{args.max_demos}-demos.jsonl"
+        run = run_eval(replace(spec, out=str(out)), progress=not args.quiet, configure_lm=share_lm)
         print(format_report(run.report, run.title))
         rows[method] = {row["qid"]: row for row in run.rows}
     comparison = compare_runs(rows["oner"], rows["ircot"], ["em", "f1", "recall@15"], samples=2000)
@@ -202,12 +207,10 @@ def cmd_demo(args: argparse.Namespace) -> None:
 
 
 def render_trace(trace: dict) -> str:
-    """A program's own rendering of its trace where it has one, else the trace as JSON."""
-    if trace.get("method") == "searchain":
-        from hopkit.programs.searchain.rendering import render_trace as render_searchain
+    """The method's own rendering of its trace for a terminal (its views' ``text``; JSON where it has none)."""
+    from hopkit.programs.registry import views_of
 
-        return render_searchain(trace)
-    return json.dumps(trace, indent=2, ensure_ascii=False, default=str)
+    return views_of(trace).text(trace)
 
 
 def cmd_ask(args: argparse.Namespace) -> None:

@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 from hopkit.cli.environment import apply_defaults
+from hopkit.cli.plugins import load_user_methods
 from hopkit.cli.study_file import FileSetting, flags_as_file_settings
 from hopkit.optimize.guarded_choice import CHOICE_RULES
 from hopkit.retrieval.colbert.torch_kmeans import KMEANS_BACKENDS
@@ -173,6 +174,9 @@ def build_parser() -> argparse.ArgumentParser:
     demo = verbs.add_parser("demo", help="the main job on the bundled benchmark: IRCoT step by step on its first "
                                          "question, then OneR and IRCoT on its first questions, paired")
     demo.add_argument("--n", type=int, default=6, help="the first N questions both methods answer")
+    demo.add_argument("--max-demos", type=int, default=4,
+                      help="IRCoT's demonstrations per prompt here (its max_demos knob), so that the demo fits ten "
+                           "minutes on 2 cores; the profiles pack up to 15, as hopkit eval does")
     demo.add_argument("--quiet", action="store_true", help="no progress bars")
     add_profile_flag(demo)
     add_lm_flags(demo)
@@ -251,6 +255,7 @@ def main(argv: list[str] | None = None) -> int:
 
     args = build_parser().parse_args(argv)
     try:
+        load_user_methods()
         status = args.run(args)
     except HopkitError as error:
         print(f"hopkit: error: {error}", file=sys.stderr)

@@ -44,7 +44,7 @@ def flags_as_file_settings(add_flags: Callable[[argparse.ArgumentParser], None],
     names, types, defaults and help, for a verb that takes them from its study file instead."""
     parser = argparse.ArgumentParser(add_help=False)
     add_flags(parser)
-    return tuple(FileSetting(action.dest, bool if action.nargs == 0 else (action.type or str), action.default,
+    return tuple(FileSetting(action.dest, bool if action.nargs == 0 else _value_type(action), action.default,
                              action.help or "", tuple(action.choices or ()))
                  for action in parser._actions if action.dest not in leave_out)
 
@@ -104,6 +104,11 @@ def _read(path: Path) -> dict[str, Any]:
         raise InputError(f"{path} is not TOML ({error})") from None
 
 
+def _value_type(action: argparse.Action) -> type:
+    """The type a flag's value has in a file: its parser where that is a type, else the text it parses."""
+    return action.type if isinstance(action.type, type) else str
+
+
 def _typed(path: Path, name: str, value: Any, action: argparse.Action) -> Any:
     if isinstance(action, argparse._AppendAction):  # --set: a table of knobs, or a list of KNOB=VALUE
         items = [f"{k}={_flag_text(v)}" for k, v in value.items()] if isinstance(value, dict) else value
@@ -118,9 +123,10 @@ def _typed(path: Path, name: str, value: Any, action: argparse.Action) -> Any:
         raise UnknownNameError("value", str(value), [str(c) for c in action.choices],
                                f"{path}: {name} = {value!r} is not one of {', '.join(map(str, action.choices))}"
                                "{hint}")
-    if action.type is not None and not isinstance(value, bool) and isinstance(value, (str, int, float)):
+    convert = action.type
+    if callable(convert) and not isinstance(value, bool) and isinstance(value, (str, int, float)):
         try:
-            return action.type(value) if action.type is not Path else Path(str(value))
+            return convert(str(value))  # as argparse would parse the flag's text
         except (TypeError, ValueError):
             raise InputError(f"{path}: {name} = {value!r} is not a {getattr(action.type, '__name__', 'value')}") \
                 from None

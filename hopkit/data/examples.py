@@ -48,6 +48,13 @@ class Dataset:
     stored_copy: str | None = None  # the rows `hopkit data add` kept, where they stood in for the hub
     spec: str | None = None  # what it was loaded from (``bundled:dev``), so a run's spec can name it
 
+    def own_corpus(self) -> Corpus:
+        """The corpus its questions come with, which demonstrations and the bundled indexes need."""
+        if self.corpus is None:
+            raise InputError(f"dataset {self.name!r} has no corpus of its own (an open-corpus dataset): answer it "
+                             "over an index, and take demonstrations from a dataset with paragraphs")
+        return self.corpus
+
 
 def pick_questions(examples: list, n: int | None, questions: str | None) -> list:
     """The questions a run answers: ``--questions A-B`` (1-based, inclusive), then the first ``--n``."""

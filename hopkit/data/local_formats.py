@@ -61,7 +61,10 @@ def parse_ircot_demos(text: str, source: str, name: str, corpus_name: str) -> Da
     starts = [m.start() for m in _BLOCK.finditer(text)] + [len(text)]
     for start, end in zip(starts, starts[1:]):
         block = text[start:end]
-        meta = json.loads(_BLOCK.match(block).group(1))
+        opening = _BLOCK.match(block)
+        if opening is None:  # every block starts where the pattern matched
+            raise AssertionError(f"{source}: a block that does not open as a demonstration")
+        meta = json.loads(opening.group(1))
         paragraphs = re.findall(r"^Wikipedia Title: (.*)\n(.*(?:\n(?!Wikipedia Title:|Q:|A:|# ).*)*)", block, re.M)
         question = re.search(r"^Q: (.*)$", block, re.M)
         answer = re.search(r"^A: (.*)$", block, re.M | re.S)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from typing import Any
 
 
 @dataclass(frozen=True)
@@ -28,7 +29,7 @@ class Passage:
         return f"Wikipedia Title: {self.title}\n{text}"
 
     def to_dict(self) -> dict:
-        row = {"pid": self.pid, "title": self.title, "text": self.text}
+        row: dict[str, Any] = {"pid": self.pid, "title": self.title, "text": self.text}
         if self.rank is not None:
             row.update(rank=self.rank, score=self.score)
         return row

@@ -66,8 +66,8 @@ def summarize_ablation(variants: Sequence[Variant], examples: Sequence[dspy.Exam
     for variant in variants:
         path = variant_log(folder, variant)
         parsed, _ = parse_lines(path.read_text(encoding="utf-8").splitlines()) if path.is_file() else ([], False)
-        rows = {row["qid"]: row for row in final_rows(parsed)}
-        rows_by_variant.append([rows[q] for q in wanted if q in rows])
+        by_qid = {row["qid"]: row for row in final_rows(parsed)}
+        rows_by_variant.append([by_qid[q] for q in wanted if q in by_qid])
     base = {r["qid"]: r for r in rows_by_variant[0]}
     results = []
     for variant, rows in zip(variants, rows_by_variant):

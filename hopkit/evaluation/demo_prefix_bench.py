@@ -18,6 +18,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from hopkit.knobs.knob import Profile
+
 # mode -> (demonstrations on, environment of its process)
 MODES: dict[str, tuple[bool, dict[str, str]]] = {
     "zero-shot": (False, {}),
@@ -33,7 +35,7 @@ class BenchRequest:
     demos_from: str
     n: int = 10
     lm: str = "local:qwen1.5b"
-    profile: str = "paper"
+    profile: Profile = "paper"
     method: str = "ircot"
 
 
@@ -54,7 +56,7 @@ def run_mode(request: BenchRequest, mode: str) -> dict:
     dspy.configure(lm=lm)
     dataset = load_dataset_spec(request.dataset)
     train = load_dataset_spec(request.demos_from) if demos else None
-    retriever = bm25_of(dataset.corpus, dataset.corpus_name)
+    retriever = bm25_of(dataset.own_corpus(), dataset.corpus_name)
     program = ProgramParts(request.method, retriever, train=train, profile=request.profile).program()
     demo_count = len(getattr(getattr(program, "read_cot", None), "demos", []) or [])
     start = time.perf_counter()

@@ -13,7 +13,7 @@ from typing import Any
 
 from hopkit.errors import UnknownNameError
 from hopkit.text.labels import claim_label
-from hopkit.text.normalize import normalize_answer
+from hopkit.text.normalize import covers, normalize_answer
 from hopkit.text.similarity import rouge_l, token_f1
 
 RECALL_BUDGET = 15
@@ -25,10 +25,7 @@ def exact_match(prediction: str, gold: str) -> float:
 
 def cover_exact_match(prediction: str, gold: str) -> float:
     """SearChain's cover-EM: the normalised gold answer appears inside the normalised prediction."""
-    gold_norm = normalize_answer(gold)
-    if not gold_norm:
-        return 0.0
-    return float(f" {gold_norm} " in f" {normalize_answer(prediction)} ")
+    return float(covers(prediction, gold))
 
 
 def label_match(prediction: str, gold: str) -> float:

@@ -26,6 +26,7 @@ from hopkit.errors import InputError
 from hopkit.paths import default_index_path
 from hopkit.retrieval.counting import CountingRetriever
 from hopkit.retrieval.loading import open_retriever
+from hopkit.retrieval.protocol import Retriever
 from hopkit.retrieval.staging import MANIFEST
 
 AUTO = "auto"
@@ -48,7 +49,7 @@ class RetrieverChoice:
 
 
 def choose_retriever(examples: Sequence[dspy.Example], index_for: Callable[[str], Path],
-                     open_index: Callable[[Path], object], k: int = RULE_K) -> RetrieverChoice:
+                     open_index: Callable[[Path], Retriever], k: int = RULE_K) -> RetrieverChoice:
     """``index_for(backend)``: the corpus's index folder for a backend; ``open_index``: a retriever from one.
     A measurement is kept beside the ColBERT index and reused while both indexes and the questions are the same."""
     colbert = index_for("colbert")
@@ -79,7 +80,7 @@ def _measurement_key(examples: Sequence[dspy.Example], index_for: Callable[[str]
     return hashlib.sha256("\n".join(parts).encode("utf-8")).hexdigest()
 
 
-def _measure(scored: Sequence[dspy.Example], index_for: Callable[[str], Path], open_index: Callable[[Path], object],
+def _measure(scored: Sequence[dspy.Example], index_for: Callable[[str], Path], open_index: Callable[[Path], Retriever],
              k: int) -> RetrieverChoice:
     from hopkit.evaluation.metrics import recall_at
     from hopkit.evaluation.paired import paired_bootstrap
@@ -111,8 +112,9 @@ def open_dataset_retriever(backend: str, index: Path | None, plaid: str | None,
     choice = None
     if backend == AUTO:
         backend, choice = _choose_backend(index, dataset)
-    retriever = open_retriever(backend, lambda name: default_index_path(dataset.corpus_name, name),
-                               index, parse_plaid(plaid))
+    corpus_name = dataset.corpus_name if dataset is not None else ""  # without a dataset, the index is given
+    retriever = open_retriever(backend, lambda name: default_index_path(corpus_name, name), index,
+                               parse_plaid(plaid))
     counted, corpus = CountingRetriever(retriever), getattr(retriever, "corpus", None)
     if (dataset is not None and dataset.corpus is not None and corpus is not None
             and corpus.fingerprint() != dataset.corpus.fingerprint()):
@@ -127,7 +129,9 @@ def _choose_backend(index: Path | None, dataset: Dataset | None) -> tuple[str, s
     is printed and kept for the run's metadata)."""
     from hopkit.retrieval.loading import index_backend, load_index
 
-    if index is None:  # the caller has refused a run with neither
+    if index is None:
+        if dataset is None:  # the caller has refused a run with neither
+            raise InputError("a retriever needs an index or a dataset")
         choice = choose_retriever(dataset.examples, lambda backend: default_index_path(dataset.corpus_name, backend),
                                   load_index)
         if not choice.recalls:

@@ -157,7 +157,7 @@ def final_rows(rows: list[dict]) -> list[dict]:
     question can hold an error row and, later, its answer; the answer counts."""
     chosen: dict[str, dict] = {}
     for row in rows:
-        qid = row.get("qid")
+        qid = str(row.get("qid"))
         if qid not in chosen or (chosen[qid].get("error") and not row.get("error")) or (
                 chosen[qid].get("error") and row.get("error")):
             chosen[qid] = row

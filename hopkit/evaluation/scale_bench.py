@@ -15,6 +15,7 @@ import statistics
 import subprocess
 import sys
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -55,7 +56,8 @@ def _child(command: list[str]) -> tuple[float, float, str]:
     start = time.perf_counter()
     with tempfile.TemporaryFile(mode="w+") as errors:
         process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=errors, text=True)
-        out = process.stdout.read()  # to EOF; the child is reaped below, with its resource usage
+        # to EOF; the child is reaped below, with its resource usage
+        out = process.stdout.read() if process.stdout else ""
         _, status, usage = os.wait4(process.pid, 0)
         process.returncode = os.waitstatus_to_exitcode(status)
         if process.returncode:
@@ -134,7 +136,7 @@ def bench_sizes(sizes: list[int], backends: list[str], n: int, k: int, batch: in
 
 
 def measure_search(retriever, items: list[tuple[str, str]], k: int, batch: int, warmup: int = 3,
-                   questions: list[tuple[str, list[str]]] = ()) -> dict:
+                   questions: Sequence[tuple[str, list[str]]] = ()) -> dict:
     """Single-query latency, batched throughput and recall@1/@k over (query, gold pid) items; with
     ``questions`` ((question, gold pids) pairs), also the share of each question's gold pids in its own top k."""
     for query, _ in items[:warmup]:

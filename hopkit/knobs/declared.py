@@ -70,6 +70,21 @@ ANSWER_AS_ASKED = Knob("answer_as_asked", True, "the answer prompt's sentence 'a
 ANSWER_STEPS: dict[str, Knob] = {step.name: step for step in (YES_NO_CHECK, RESTATEMENT, OPTION_CHECK,
                                                                DATE_COMPARISON)}
 
+# ToR's section 4.3 runs its step-by-step baselines (Self-Ask, ReAct, ITER-RETGEN) alike: top-5 paragraphs a query,
+# at most 3 turns, 3 shots from a train split.
+def baseline_k() -> Knob:
+    return Knob("k", 5, "paragraphs retrieved a query (5 in ToR's runs)", 1, 15, 1, origin="ToR section 4.3")
+
+
+def baseline_turns(doc: str) -> Knob:
+    return Knob("max_turns", 3, doc + " (3 in ToR's runs)", 1, 8, 1, origin="ToR section 4.3")
+
+
+def baseline_shots() -> Knob:
+    return Knob("shots", 3, "worked examples shown, drawn from the train split (3 in ToR's runs)", 0, 6, 1,
+                builds_demos=True, origin="ToR section 4.3")
+
+
 KNOBS: dict[str, dict[str, Knob]] = {
     "oner": {
         "k": Knob("k", 8, "paragraphs retrieved with the question as the query (IRCoT tunes 5..15)", 1, 15, 1,
@@ -245,6 +260,29 @@ KNOBS: dict[str, dict[str, Knob]] = {
                           "it at its query length) or first_sentence (cut on purpose)",
                           choices=("whole", "first_sentence"), origin="ToR section 3.4"),
         "paragraph_words": paragraph_words(80, "ToR's review prompt holds a whole path"),
+        **ANSWER_STEPS,
+    },
+    "self-ask": {
+        "k": baseline_k(),
+        "max_turns": baseline_turns("most follow-up questions, each answered from its own retrieval"),
+        "shots": baseline_shots(),
+        "paragraph_words": paragraph_words(PARAGRAPH_WORDS, "one budget for every method's paragraphs"),
+        **ANSWER_STEPS,
+    },
+    "react": {
+        "k": baseline_k(),
+        "max_turns": baseline_turns("most search actions; then the answer is asked for"),
+        "shots": baseline_shots(),
+        "paragraph_words": paragraph_words(PARAGRAPH_WORDS, "one budget for every method's paragraphs"),
+        **ANSWER_STEPS,
+    },
+    "iter-retgen": {
+        "k": baseline_k(),
+        "max_turns": baseline_turns("retrieval-generation turns T; each retrieves with the question and the last "
+                                    "response, and the last turn's answer stands"),
+        "shots": baseline_shots(),
+        "paragraph_words": paragraph_words(PARAGRAPH_WORDS, "one budget for every method's paragraphs"),
+        "answer_as_asked": ANSWER_AS_ASKED,
         **ANSWER_STEPS,
     },
 }

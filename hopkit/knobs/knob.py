@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 from hopkit.errors import InputError, UnknownNameError
 
@@ -72,10 +72,10 @@ class Knob:
                 raise InputError(f"{self.name}={value!r} is not true or false")
             return value
         if kind == "choice":
-            if value not in self.choices:
-                raise UnknownNameError("value", str(value), [str(c) for c in self.choices],
-                                       f"{self.name}={value!r} is not one of "
-                                       f"{', '.join(map(str, self.choices))}{{hint}}")
+            choices = tuple(self.choices or ())
+            if value not in choices:
+                raise UnknownNameError("value", str(value), [str(c) for c in choices],
+                                       f"{self.name}={value!r} is not one of {', '.join(map(str, choices))}{{hint}}")
             return value
         if isinstance(value, bool) or not isinstance(value, (int, float)):
             wanted = "an integer" if kind == "int" else "a number"
@@ -91,11 +91,11 @@ class Knob:
         return value
 
 
-def check_profile(profile: str) -> str:
+def check_profile(profile: str) -> Profile:
     if profile not in PROFILES:
         raise UnknownNameError("profile", str(profile), list(PROFILES),
                                f"unknown profile {profile!r}{{hint}}; use one of {', '.join(PROFILES)}")
-    return profile
+    return cast(Profile, profile)
 
 
 def _number(value: float | None) -> str:

@@ -33,7 +33,7 @@ def demo_sources(state: dict[str, Any], train: Sequence[dspy.Example], held_out:
     for predictor, value in state.items():
         for position, demo in enumerate((value or {}).get("demos") or [] if isinstance(value, dict) else []):
             question = _key(demo.get("question")) if isinstance(demo, dict) else ""
-            record = {"predictor": predictor, "position": position,
+            record: dict[str, Any] = {"predictor": predictor, "position": position,
                       "source": "bootstrapped" if isinstance(demo, dict) and demo.get("augmented") else "labeled"}
             if question in train_ids:
                 record["train_qid"] = train_ids[question]

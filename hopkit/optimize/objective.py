@@ -108,7 +108,8 @@ class Objective:
                               wait_for_writer=True)  # a worker on the same setting: wait, then read its rows
             wanted = {ex.qid for ex in self.dev[:end]}
             rows = [r for r in log.rows if r["qid"] in wanted]
-            stop = over_cap(trial, rows, self.max_calls_per_question) if cap_applies else None
+            cap = self.max_calls_per_question
+            stop = over_cap(trial, rows, cap) if cap_applies and cap is not None else None
             if stop is not None:
                 self._keep(trial, rows)
                 raise stop

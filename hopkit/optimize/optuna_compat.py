@@ -83,9 +83,10 @@ def fail_dead_trials(study: optuna.Study) -> list[int]:
                 failed.append(trial_id)
         except optuna.exceptions.UpdateFinishedTrialError:
             pass  # another worker failed it first, or it finished
-    retry = storage.get_heartbeat_stale_trial_callback()
-    for trial_id in failed if retry is not None else []:
-        retry(study, copy.deepcopy(storage.get_trial(trial_id)))
+    retry = database.get_heartbeat_stale_trial_callback()
+    if retry is not None:
+        for trial_id in failed:
+            retry(study, copy.deepcopy(storage.get_trial(trial_id)))
     return failed
 
 

@@ -24,6 +24,7 @@ from hopkit.data.examples import Dataset
 from hopkit.evaluation.harness import evaluate
 from hopkit.evaluation.metrics import Metric
 from hopkit.evaluation.run_log import RunLog
+from hopkit.knobs.knob import Profile
 from hopkit.optimize.demos import (
     bootstrapped_demos,
     check_demo_threshold,
@@ -39,7 +40,7 @@ from hopkit.optimize.objective import COST_OBJECTIVES, Objective, capped_trials,
 from hopkit.optimize.pruning import PruningReport, check_pruning
 from hopkit.optimize.saved import save_program, split_hash
 from hopkit.optimize.search_space import profile_defaults, search_space
-from hopkit.optimize.study import enqueue_paper_trial, find_paper_trial, open_study, run_trials
+from hopkit.optimize.study import Direction, enqueue_paper_trial, find_paper_trial, open_study, run_trials
 from hopkit.optimize.summary import cost_front, plot_cost_front, save_plots
 from hopkit.programs.registry import ProgramParts
 from hopkit.reader.protocol import Reader
@@ -96,7 +97,7 @@ class OptimizeRequest:
     trials: int
     demos: DemoSettings = DemoSettings()
     pruning: PruningSettings = PruningSettings()
-    profile: str = "hopkit"  # knobs not searched, and trial 0's values of those searched (as every verb's default)
+    profile: Profile = "hopkit"  # knobs not searched, and trial 0's values of those searched (as every verb's default)
     objectives: Sequence[str] = ("metric",)
     fixed: dict[str, Any] = field(default_factory=dict)
     params: Sequence[str] | None = None
@@ -178,7 +179,7 @@ def optimize(request: OptimizeRequest, retriever: Retriever | None, reader: Read
     def build(knobs: dict[str, Any]) -> dspy.Module:
         return base(knobs, state)
 
-    directions = ["maximize" if request.metric.higher_is_better else "minimize"]
+    directions: list[Direction] = ["maximize" if request.metric.higher_is_better else "minimize"]
     directions += ["minimize" for name in request.objectives[1:]]
     unknown = [name for name in request.objectives[1:] if name not in COST_OBJECTIVES]
     if unknown:
@@ -240,7 +241,7 @@ def optimize(request: OptimizeRequest, retriever: Retriever | None, reader: Read
         logs["test_default"] = place.folder / "test" / (f"default-{paper_trial.number}.jsonl"
                                                           if paper_trial and paper_trial.number != best.number
                                                           else f"best-{best.number}.jsonl")
-    logs = {key: os.path.relpath(path, place.folder) for key, path in logs.items()}  # the folder moves whole
+    relative = {key: os.path.relpath(path, place.folder) for key, path in logs.items()}  # the folder moves whole
     lm_calls, hits, answering = study_costs(place.folder)
     program_dir = save_program(
         place.folder / "program", program, request.method, knobs, metric=request.metric.name,
@@ -263,7 +264,7 @@ def optimize(request: OptimizeRequest, retriever: Retriever | None, reader: Read
                             seconds=time.perf_counter() - start, program_dir=program_dir, plots=plots,
                             trials=len(study.trials), test_default_scores=test_paper, calls_per_question=calls,
                             answering_seconds=answering, settings=settings, pruning=pruning, cost_front=front,
-                            logs=logs,
+                            logs=relative,
                             choice=choice, capped=capped)
     write_summary(request, result, best.number, paper_trial.number if paper_trial else None)
     return result

@@ -18,6 +18,7 @@ import dspy
 
 from hopkit.errors import MissingArtifactError
 from hopkit.knobs import check_values
+from hopkit.knobs.knob import Profile
 from hopkit.programs.registry import ProgramParts, get_method
 from hopkit.reader.protocol import Reader
 from hopkit.retrieval.protocol import Retriever
@@ -64,7 +65,7 @@ class SavedProgram:
     """What a saved program folder holds: how to rebuild it, and the DSPy state to load into it."""
     method: str
     knobs: dict[str, Any]
-    profile: str
+    profile: Profile
     state: dict[str, Any]
 
 

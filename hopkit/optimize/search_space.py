@@ -44,6 +44,8 @@ def suggest(trial: optuna.trial.BaseTrial, space: dict[str, Knob]) -> dict[str, 
     for name, knob in space.items():
         if knob.choices is not None:
             values[name] = trial.suggest_categorical(name, list(knob.choices))
+        elif knob.low is None or knob.high is None:
+            raise ValueError(f"knob {name} has neither choices nor a range to search")
         elif isinstance(knob.default, int) and not isinstance(knob.default, bool):
             values[name] = trial.suggest_int(name, int(knob.low), int(knob.high), step=int(knob.step or 1))
         else:

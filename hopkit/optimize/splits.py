@@ -11,7 +11,7 @@ not be judged on it.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 
 import dspy
@@ -46,7 +46,7 @@ def in_range(examples: Sequence[dspy.Example], span: tuple[int, int] | None, nam
     return list(examples[:limit] if limit else examples)
 
 
-def refuse_overlap(splits: dict[str, Sequence[dspy.Example]]) -> None:
+def refuse_overlap(splits: Mapping[str, Sequence[dspy.Example]]) -> None:
     """Refuse two splits that share a question (the same id and question text)."""
     names = [name for name, examples in splits.items() if examples]
     seen = {name: {(str(ex.qid), ex.question) for ex in splits[name]} for name in names}
@@ -65,12 +65,18 @@ def load_splits(train: str | None, dev: str, test: str | None, load: Callable[[s
     """The train dataset (cut to its range), the dev dataset, and each split's questions; overlaps refused."""
     specs = {"train": split_spec(train) if train else None, "dev": split_spec(dev),
              "test": split_spec(test) if test else None}
-    loaded = {name: load(spec[0]) if spec else None for name, spec in specs.items()}
     limits = {"train": None, "dev": n_dev, "test": n_test}
-    picked = {name: in_range(data.examples, specs[name][1], name, limits[name]) if data else []
-              for name, data in loaded.items()}
+    loaded: dict[str, Dataset] = {}
+    picked: dict[str, list[dspy.Example]] = {}
+    for name, spec in specs.items():
+        if spec is None:
+            picked[name] = []
+            continue
+        loaded[name] = load(spec[0])
+        picked[name] = in_range(loaded[name].examples, spec[1], name, limits[name])
     refuse_overlap(picked)
-    train_data = loaded["train"]
-    if train_data is not None and specs["train"] and specs["train"][1] is not None:
+    train_data = loaded.get("train")
+    train_spec = specs["train"]
+    if train_data is not None and train_spec is not None and train_spec[1] is not None:
         train_data = replace(train_data, examples=picked["train"])
     return train_data, loaded["dev"], picked

@@ -9,7 +9,7 @@ import time
 import warnings
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import optuna
 import sqlalchemy.exc
@@ -26,6 +26,8 @@ from hopkit.optimize.optuna_compat import (
 )
 
 FINISHED = (TrialState.COMPLETE, TrialState.PRUNED)
+
+Direction = Literal["minimize", "maximize"]  # what an objective optimizes, in optuna's words
 
 
 def sqlite_url(path: Path) -> str:
@@ -51,7 +53,7 @@ def make_pruner(kind: str, prune_startup: int = 3) -> optuna.pruners.BasePruner:
     raise ValueError(f"unknown pruner {kind!r}; use one of {', '.join(PRUNERS)}")
 
 
-def open_study(name: str, storage_url: str, directions: Sequence[str], seed: int = 0,
+def open_study(name: str, storage_url: str, directions: Sequence[Direction], seed: int = 0,
                heartbeat_s: int = 60, grace_s: int = 180, prune_startup: int = 3,
                pruner: str = "median", grid: dict[str, list[Any]] | None = None) -> optuna.Study:
     """The pruner is not stored with the study, so it may differ between runs of one study. ``grid``: optuna's

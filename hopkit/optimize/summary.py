@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import re
 import warnings
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -69,7 +70,8 @@ def save_plots(study: optuna.Study, folder: Path, metric_name: str, objective_na
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")  # optuna marks its matplotlib backend experimental
                 axes = draw()
-            figure = axes.figure if hasattr(axes, "figure") else axes.flat[0].figure
+            drawn: Any = axes  # one Axes, or optuna's array of them
+            figure = drawn.figure if hasattr(drawn, "figure") else drawn.flat[0].figure
             path = folder / f"{name}.png"
             figure.savefig(path, dpi=110, bbox_inches="tight")
             plt.close(figure)
@@ -298,15 +300,15 @@ def _answered(folder: Path) -> list[tuple[dict[str, Any], Path]]:
 
 
 def setting_rows(folder: Path, paper_knobs: dict[str, Any] | None, metric: str,
-                 capped: list[dict[str, Any]] = ()) -> list[SettingRow]:
+                 capped: Sequence[dict[str, Any]] = ()) -> list[SettingRow]:
     """One row a setting: the paper's first, then the others by how far they got before pruning, then by metric.
     ``capped``: the knobs of the settings the LM-call cap stopped."""
     logs = [(meta["knobs"], read_rows(log)) for meta, log in _answered(folder)]
-    paper = next((rows for knobs, rows in logs if paper_knobs is not None and knobs == paper_knobs), None)
+    paper = next((rows for knobs, rows in logs if paper_knobs is not None and knobs == paper_knobs), None) or {}
     table = []
     for knobs, rows in logs:
         n = len(rows)
-        shared = [qid for qid in rows if paper is not None and qid in paper]
+        shared = [qid for qid in rows if qid in paper]
         table.append(SettingRow(
             knobs=knobs, questions=n, metric=sum(_row_score(r, metric) for r in rows.values()) / n,
             paper_same=sum(_row_score(paper[q], metric) for q in shared) / len(shared) if shared else None,
@@ -416,8 +418,9 @@ def study_choices(summary: dict[str, Any], folder: Path) -> StudyChoices | str:
     from hopkit.evaluation.paired import read_rows
 
     name, metric = summary["study"], summary["metric"]
-    logs = {key: study_log(summary, key, folder) for key in ("dev_default", "dev_best", "test_default", "test_best")}
-    missing = [key for key, path in logs.items() if path is None or not path.is_file()]
+    keys = ("dev_default", "dev_best", "test_default", "test_best")
+    logs = {key: path for key in keys if (path := study_log(summary, key, folder)) is not None and path.is_file()}
+    missing = [key for key in keys if key not in logs]
     if missing:
         return (f"{name}: left out, its {missing[0].replace('_', ' ')} log is not there (a study run with "
                 "choose = guarded that kept trial 0 scores only it on test; or copy the study folder whole)")

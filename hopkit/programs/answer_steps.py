@@ -46,7 +46,7 @@ class AnswerSteps(dspy.Module):
         return [name for name in ORDER if getattr(self, name) is not None]
 
     def forward(self, question: str, answer: str, reasoning: str = "",
-                context: list[str] | None = None) -> tuple[str, dict[str, dict]]:
+                context: list[str] | None = None) -> tuple[str, dict[str, dict | None]]:
         """The answer to report, and each step's trace record, keyed by its knob (None: off, or it did not act)."""
         records: dict[str, dict | None] = dict.fromkeys(ORDER)
         for name in self.names:

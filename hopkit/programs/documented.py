@@ -18,13 +18,14 @@ from hopkit.knobs.profiles import declared
 
 
 def documented(cls: type, group: str | None) -> type:
-    init = inspect.signature(cls.__init__)
+    patched: Any = cls  # a class whose signature and __init__ are set at run time
+    init = inspect.signature(patched.__init__)
     parameters = [p for p in list(init.parameters.values())[1:] if p.kind is not inspect.Parameter.VAR_KEYWORD]
     if group is not None:
         parameters += [inspect.Parameter(knob.name, inspect.Parameter.KEYWORD_ONLY, default=None,
                                          annotation=_annotation(knob)) for knob in declared(group).values()]
-    cls.__signature__ = init.replace(parameters=parameters)
-    cls.__init__ = _refusing_unknown(cls.__init__, cls.__name__, [p.name for p in parameters])
+    patched.__signature__ = init.replace(parameters=parameters)
+    patched.__init__ = _refusing_unknown(patched.__init__, cls.__name__, [p.name for p in parameters])
     if group is not None:
         cls.__doc__ = f"{inspect.cleandoc(cls.__doc__ or '')}\n\n{knob_help(group)}"
     return cls
@@ -34,7 +35,7 @@ def _annotation(knob: Knob) -> Any:
     """The type a knob takes, or None (the profile's value)."""
     kind = knob.kind
     if kind == "choice":
-        return Optional[Literal[tuple(knob.choices)]]  # noqa: UP045 (a Literal built at run time)
+        return Optional[Literal[tuple(knob.choices or ())]]  # noqa: UP045 (a Literal built at run time)
     return Optional[{"bool": bool, "int": int, "float": float}[kind]]  # noqa: UP045
 
 

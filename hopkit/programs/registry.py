@@ -1,8 +1,9 @@
-"""Methods by name: what each needs (retriever, reader) and how it is built."""
+"""Methods by name: what each needs (retriever, reader), how it is built, and how its trace is read. Each method's
+folder declares its entries (hopkit/programs/<m>/method.py); ``register_method`` adds one of a user's."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -11,84 +12,67 @@ import dspy
 from hopkit.data.examples import Dataset
 from hopkit.errors import InputError, UnknownNameError
 from hopkit.knobs import KNOBS, check_profile, check_values
-from hopkit.knobs.knob import Profile
-from hopkit.programs.baselines import NoR, OneR
-from hopkit.programs.ircot import IRCoT
-from hopkit.programs.searchain import SearChain
-from hopkit.programs.tree_of_reviews import TreeOfReviews
+from hopkit.knobs.knob import Knob, Profile
+from hopkit.programs.baselines import method as baselines
+from hopkit.programs.ircot import method as ircot
+from hopkit.programs.iter_retgen import method as iter_retgen
+from hopkit.programs.method import Method
+from hopkit.programs.react import method as react
+from hopkit.programs.searchain import method as searchain
+from hopkit.programs.self_ask import method as self_ask
+from hopkit.programs.tree_of_reviews import method as tree_of_reviews
+from hopkit.programs.views import NO_VIEWS, TraceViews
 from hopkit.reader.protocol import Reader
 from hopkit.retrieval.protocol import Retriever
 from hopkit.tasks import DEFAULT_TASK, Task, apply_task
+from hopkit.variants import Variant
+
+# each method's folder declares its registry entries and its papers' ablations (hopkit/programs/<m>/method.py)
+FOLDERS = (baselines, ircot, searchain, tree_of_reviews, self_ask, react, iter_retgen)
+METHODS: dict[str, Method] = {method.name: method for folder in FOLDERS for method in folder.METHODS}
+ABLATIONS: dict[str, list[Variant]] = {name: variants for folder in FOLDERS
+                                       for name, variants in folder.ABLATIONS.items()}
 
 
-@dataclass(frozen=True)
-class Method:
-    name: str
-    description: str
-    knob_group: str | None
-    needs_retriever: bool
-    build: Callable[..., dspy.Module]
-    needs_reader: bool = False
-    uses_demos: bool = False
-    # a baseline that reads with IRCoT's few-shot reader as the IRCoT paper's do: demonstrations under the paper
-    # profile (or when the user names a source), zero-shot by default under hopkit's
-    reader_demos_only: bool = False
-
-
-METHODS: dict[str, Method] = {
-    m.name: m
-    for m in [
-        Method("nor", "no retrieval, direct answer", None, False,
-               lambda r, rd, t, profile="hopkit": NoR("direct", train=t, profile=profile), uses_demos=True,
-               reader_demos_only=True),
-        Method("nor-cot", "no retrieval, chain-of-thought answer", None, False,
-               lambda r, rd, t, profile="hopkit": NoR("cot", train=t, profile=profile), uses_demos=True,
-               reader_demos_only=True),
-        Method("oner", "one retrieval with the question, direct answer", "oner", True,
-               lambda r, rd, t, **kw: OneR(r, reasoning="direct", train=t, **kw), uses_demos=True,
-               reader_demos_only=True),
-        Method("oner-cot", "one retrieval with the question, chain-of-thought answer", "oner", True,
-               lambda r, rd, t, **kw: OneR(r, reasoning="cot", train=t, **kw), uses_demos=True,
-               reader_demos_only=True),
-        Method("ircot", "IRCoT: interleaved retrieval and reasoning, then a CoT reader", "ircot", True,
-               lambda r, rd, t, **kw: _ircot(r, t, **kw), uses_demos=True),
-        Method("ircot-direct", "IRCoT with a direct reader", "ircot", True,
-               lambda r, rd, t, **kw: _ircot(r, t, **{"answer_reader": "direct", **kw}), uses_demos=True),
-        Method("ircot-noreader", "IRCoT without a separate reader (answer from the chain)", "ircot", True,
-               lambda r, rd, t, **kw: _ircot(r, t, **{"answer_reader": "none", **kw}), uses_demos=True),
-        Method("searchain", "SearChain: Chain-of-Query verified and completed by IR, traced final content",
-               "searchain", True, lambda r, rd, t, **kw: _searchain(r, rd, t, **kw), needs_reader=True,
-               uses_demos=True),
-        Method("searchain-noir", "SearChain without IR: one Chain-of-Query, its own answer", "searchain", False,
-               lambda r, rd, t, **kw: _searchain(None, None, t, use_ir=False, **kw), uses_demos=True),
-        Method("searchain-noverify", "SearChain without verification (completion only)", "searchain", True,
-               lambda r, rd, t, **kw: _searchain(r, rd, t, verify=False, **kw), needs_reader=True, uses_demos=True),
-        Method("searchain-nocomplete", "SearChain without completion (verification only)", "searchain", True,
-               lambda r, rd, t, **kw: _searchain(r, rd, t, complete=False, **kw), needs_reader=True, uses_demos=True),
-        Method("tor", "Tree of Reviews: paragraph tree with review, pruning, expansion, evidence fusion", "tor", True,
-               lambda r, rd, t, **kw: _tor(r, t, **kw), uses_demos=True),
-        Method("cor", "Chain of Reviews: the ToR review on one path that accumulates every paragraph", "tor", True,
-               lambda r, rd, t, **kw: _tor(r, t, single_path=True, **kw), uses_demos=True),
-    ]
-}
-
-
-def _ircot(retriever: Retriever, train: Dataset | None, **knobs: Any) -> IRCoT:
-    return IRCoT(retriever, train=train, **knobs)
-
-
-def _searchain(retriever: Retriever | None, reader: Reader | None, train: Dataset | None, **knobs: Any) -> SearChain:
-    return SearChain(retriever, reader, train=train, **knobs)
-
-
-def _tor(retriever: Retriever, train: Dataset | None, **knobs: Any) -> TreeOfReviews:
-    return TreeOfReviews(retriever, train=train, **knobs)
+def register_method(method: Method, knobs: Mapping[str, Knob] | None = None,
+                    ablations: Sequence[Variant] = ()) -> Method:
+    """A method of your own, in one line: its registry entry, its knobs (declared as hopkit's are, under
+    ``method.knob_group``) and its ablation variants. Every verb and the Python API then run it by name
+    (docs/extending.md)."""
+    known = METHODS.get(method.name)
+    if known is not None and known is not method:
+        raise InputError(f"a method named {method.name!r} is registered already; give yours another name")
+    if knobs is not None:
+        if not method.knob_group:
+            raise InputError(f"method {method.name!r} brings knobs but names no knob_group to declare them under")
+        if method.knob_group in KNOBS and KNOBS[method.knob_group] is not knobs and known is None:
+            raise InputError(f"knob group {method.knob_group!r} is declared already; name your method's own")
+        KNOBS[method.knob_group] = dict(knobs)
+    METHODS[method.name] = method
+    if ablations:
+        ABLATIONS[method.name] = list(ablations)
+    return method
 
 
 def get_method(name: str) -> Method:
     if name not in METHODS:
         raise UnknownNameError("method", name, list(METHODS))
     return METHODS[name]
+
+
+def ablations(method: str) -> list[Variant]:
+    """The method's declared ablation variants, the full method first."""
+    if method not in ABLATIONS:
+        raise InputError(f"no declared ablations for {method!r}; use one of {', '.join(ABLATIONS)}, or your own "
+                         "variants")
+    return list(ABLATIONS[method])
+
+
+def views_of(trace: dict | None) -> TraceViews:
+    """The views of the method that wrote ``trace`` (its ``method``); a trace of no known method gets the
+    defaults."""
+    method = METHODS.get(str((trace or {}).get("method", "")))
+    return method.views if method is not None else NO_VIEWS
 
 
 def build_program(name: str, retriever: Retriever | None = None, reader: Reader | None = None,
@@ -111,12 +95,12 @@ def build_program(name: str, retriever: Retriever | None = None, reader: Reader 
         raise InputError(f"method {name!r} needs a reader")
     program = method.build(retriever, reader, of_task_kind(train, task) if task else train, profile=profile, **checked)
     for predictor_name, predictor in program.named_predictors() if state else ():
-        saved = state.get(predictor_name)
+        saved = (state or {}).get(predictor_name)
         theirs = [f.get("prefix", "") for f in (saved or {}).get("signature", {}).get("fields", [])]
         mine = [f.json_schema_extra.get("prefix", "") for f in predictor.signature.fields.values()]
         if saved and (not theirs or theirs == mine):
             predictor.load_state(saved)
-    return apply_task(program, task) if task else program
+    return apply_task(program, task, method.views.statements) if task else program
 
 
 @dataclass(frozen=True)

@@ -31,7 +31,7 @@ from hopkit.signatures.extract_span import JUDGE_DEMOS, NO_ANSWER, SPAN_DEMOS, E
 from hopkit.text.normalize import normalize_answer
 
 Confidence = Literal["answerability", "span"]
-CONFIDENCES = ("answerability", "span")
+CONFIDENCES: tuple[Confidence, ...] = ("answerability", "span")
 TOP_ALTERNATIVES = 5  # alternatives per token, enough to hold both true and false
 CALIBRATED_THETA = 0.5  # calibrate-reader's suggestion for the answerability confidence (see calibrated_theta)
 

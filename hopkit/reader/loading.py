@@ -11,9 +11,10 @@ def open_reader(spec: str) -> Reader:
     if spec == "lm" or spec.startswith("lm:"):
         from hopkit.reader.lm_reader import CONFIDENCES, LMReader
 
-        confidence = spec.removeprefix("lm:") if spec.startswith("lm:") else "answerability"
-        if confidence not in CONFIDENCES:
-            raise InputError(f"unknown LM-reader confidence {confidence!r}; use lm, "
+        asked = spec.removeprefix("lm:") if spec.startswith("lm:") else "answerability"
+        confidence = next((known for known in CONFIDENCES if known == asked), None)
+        if confidence is None:
+            raise InputError(f"unknown LM-reader confidence {asked!r}; use lm, "
                              + ", ".join(f"lm:{c}" for c in CONFIDENCES))
         return LMReader(confidence=confidence)
     if spec.startswith("extractive:") and spec.removeprefix("extractive:"):

@@ -10,6 +10,8 @@ import shutil
 import tempfile
 from typing import Any
 
+from hopkit.errors import MissingArtifactError
+
 FLAGS = ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
          "--disable-background-networking", "--disable-component-update", "--disable-sync",
          "--disable-dev-shm-usage", "--window-size=1400,1000")
@@ -30,8 +32,11 @@ def open_browser() -> Any:
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
 
+    why = missing()
+    if why is not None:
+        raise MissingArtifactError(why)
     options = webdriver.ChromeOptions()
-    options.binary_location = shutil.which("chromium")
+    options.binary_location = shutil.which("chromium") or "chromium"
     for flag in (*FLAGS, f"--user-data-dir={tempfile.mkdtemp(prefix='hopkit-chromium-')}"):
         options.add_argument(flag)
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})

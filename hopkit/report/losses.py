@@ -9,6 +9,8 @@ Each wrong answer (EM 0) gets the first cause that fits, in the order of the met
 - ``review``: ToR reviewed gold but never accepted it; SearChain's verification corrected a right node away;
 - ``reader``: every gold paragraph was in hand and the answer is wrong (IRCoT's and OneR's reader, ToR's fusion,
   SearChain's reader or its final answer losing what its tree held).
+
+The last four are each method's own reading of its trace (``lost_at`` in its folder's ``views.py``).
 """
 
 from __future__ import annotations
@@ -16,11 +18,11 @@ from __future__ import annotations
 from collections import Counter
 
 from hopkit.additions.records import step_records
-from hopkit.evaluation.metrics import cover_exact_match
+from hopkit.programs.registry import views_of
+from hopkit.programs.views import LOSS_CAUSES
 from hopkit.text.similarity import token_f1
 
-CAUSES = ("error", "final step", "retrieval", "plan", "review", "reader")
-REVIEW_ACTIONS = ("accept", "reject", "search")
+CAUSES = ("error", "final step", *LOSS_CAUSES)
 
 
 def best_f1(answer: str, golds: list[str]) -> float:
@@ -37,41 +39,7 @@ def lost_at(row: dict) -> str | None:
     if any(best_f1(str(r["before"]), row["answers"]) == 1.0 > best_f1(str(r["after"]), row["answers"])
            for _, r in step_records(trace)):
         return "final step"
-    method = trace.get("method")
-    if method == "searchain":
-        return _searchain(row, trace)
-    if method in ("tor", "cor"):
-        return _tor(row, trace)
-    read = set((row.get("prediction") or {}).get("retrieved") or [])
-    return "retrieval" if not set(row.get("gold_pids") or []) <= read else "reader"
-
-
-def _covers(text: str | None, answers: list[str]) -> bool:
-    return bool(text) and any(cover_exact_match(text, gold) for gold in answers)
-
-
-def _searchain(row: dict, trace: dict) -> str:
-    nodes = (trace.get("tree") or {}).get("nodes") or []
-    if any(n.get("action") == "verified-corrected" and _covers(n.get("lm_answer"), row["answers"]) for n in nodes):
-        return "review"
-    gold = set(row.get("gold_pids") or [])
-    read = {n.get("pid") for n in nodes} | set((row.get("prediction") or {}).get("retrieved") or [])
-    return "reader" if gold <= read else "plan"
-
-
-def _reviewed(trace: dict, node: dict) -> set:
-    """The paragraphs one review read: CoR reviews its whole path, a ToR node its own paragraph."""
-    return set(node.get("path") or []) if trace.get("method") == "cor" else {node.get("pid")}
-
-
-def _tor(row: dict, trace: dict) -> str:
-    gold = set(row.get("gold_pids") or [])
-    nodes = trace.get("nodes") or []
-    reviewed = {pid for n in nodes if n.get("action") in REVIEW_ACTIONS for pid in _reviewed(trace, n)}
-    evidence = {pid for item in trace.get("evidence") or [] for pid in item.get("pids") or []}
-    if not gold & reviewed:
-        return "retrieval"
-    return "review" if not gold & evidence else "reader"
+    return views_of(trace).lost_at(row, trace)
 
 
 def losses(rows: list[dict]) -> Counter:

@@ -10,9 +10,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from hopkit.report.assets import SCRIPT, STYLE
-from hopkit.report.markup import percent, tag, text
 from hopkit.report.runs import ReportRun, as_run, check_shared
 from hopkit.report.traces import Passages, citation, render_trace
+from hopkit.text.markup import percent, tag, text
 
 STATUSES = ("correct", "wrong", "graded", "errored")
 SAMPLES = 10_000  # the same bootstrap as `hopkit compare`, so their figures agree to the last digit
@@ -87,8 +87,7 @@ def _summary(runs: list[ReportRun]) -> str:
     for run in runs:
         cells = []
         for metric in names:
-            values = [(r.get("metrics") or {}).get(metric) for r in run.rows]
-            values = [v for v in values if v is not None]
+            values = [float(v) for r in run.rows if (v := (r.get("metrics") or {}).get(metric)) is not None]
             if not values:
                 cells.append(tag("td", "-"))
                 continue

@@ -13,21 +13,12 @@ from pathlib import Path
 import dspy
 
 from hopkit.errors import InputError
+from hopkit.programs.registry import views_of
 
 
 def reasoning_of(trace: dict) -> str:
-    """The reasoning text the method hands its answer steps, from its trace."""
-    method = trace.get("method")
-    if method == "ircot":
-        reader = trace.get("reader_output") or {}
-        if trace.get("reader") == "none":
-            return " ".join(trace.get("chain") or [])
-        return (reader.get("generation") or "") if trace.get("reader") == "cot" else ""
-    if method == "searchain":
-        return trace.get("final_content") or ""
-    if method in ("tor", "cor"):
-        return trace.get("response") or ""
-    return trace.get("thought") or ""  # OneR and NoR: a CoT reader's thought, else nothing
+    """The reasoning text the method hands its answer steps, read by the method's own views."""
+    return views_of(trace).reasoning(trace)
 
 
 def _date_comparison() -> Callable:

@@ -50,7 +50,7 @@ def run_mode(request: GridBenchRequest, mode: str) -> dict:
     lm = make_lm(LMSpec(model=request.lm, cache=False))
     dspy.configure(lm=lm)
     dataset = load_dataset_spec(request.dataset)
-    retriever = bm25_of(dataset.corpus, dataset.corpus_name)
+    retriever = bm25_of(dataset.own_corpus(), dataset.corpus_name)
     train, _ = load_demonstrations(request.demos_from, dataset.name, request.method, "paper")
     grid = paper_grid(request.method)
     settings = [dict(zip(grid, values)) for values in itertools.product(*grid.values())]

@@ -4,7 +4,8 @@
   GPT3, on HotpotQA, 2WikiMultihopQA and MuSiQue (IIRC is not among hopkit's datasets).
 - SearChain, Table 1: cover-EM with gpt-3.5-turbo (SearChain and its ablations; the paper reports no F1).
 - Tree of Reviews, Table 2: answer EM and F1 with GPT-3.5-Turbo and GPT-4-Turbo, for ToR and the baselines it
-  reran (OneR, IRCoT, CoR among them).
+  reran (OneR, IRCoT, CoR, Self-Ask, ReAct and ITER-RETGEN among them).
+- SearChain, Table 1, also for Self-Ask (with and without IR) and ReAct.
 
 The papers' models, corpora and question samples differ from a local run's: the numbers are a reference point, not
 a target a 1.5B model on a closed corpus should meet.
@@ -56,6 +57,20 @@ PAPER_NUMBERS: dict[str, list[PaperNumber]] = {
             _n("ToR Table 2", "GPT-3.5-Turbo", "em", 38.2, 29.0, 13.2),
             _n("ToR Table 2", "GPT-4-Turbo", "f1", 63.1, 62.9, 43.6)],
     "cor": [_n("ToR Table 2", "GPT-3.5-Turbo", "f1", 39.8, 28.8, 16.8)],
+    # the step-by-step baselines as ToR reran them (section 4.3: Contriever, top-5, 3 turns, 3-shot) and as
+    # SearChain's Table 1 reports them (cover-EM; its ReAct row is "React -> CoT-SC", ReAct with CoT-SC as fallback)
+    "self-ask": [_n("ToR Table 2", "GPT-3.5-Turbo", "f1", 32.6, 22.3, 12.5),
+                 _n("ToR Table 2", "GPT-3.5-Turbo", "em", 23.4, 15.4, 5.6),
+                 _n("ToR Table 2", "GPT-4-Turbo", "f1", 51.3, 52.6, 40.6),
+                 _n("SearChain Table 1", "gpt-3.5-turbo", "cover_em", 40.05, 39.58, 14.28)],
+    "self-ask-noir": [_n("SearChain Table 1", "gpt-3.5-turbo", "cover_em", 33.95, 35.65, 11.10)],
+    "react": [_n("ToR Table 2", "GPT-3.5-Turbo", "f1", 37.2, 24.3, 7.7),
+              _n("ToR Table 2", "GPT-3.5-Turbo", "em", 25.8, 14.6, 2.2),
+              _n("ToR Table 2", "GPT-4-Turbo", "f1", 47.5, 48.2, 38.0),
+              _n("SearChain Table 1 (React -> CoT-SC)", "gpt-3.5-turbo", "cover_em", 43.15, 40.36, 15.49)],
+    "iter-retgen": [_n("ToR Table 2", "GPT-3.5-Turbo", "f1", 36.7, 23.0, 16.7),
+                    _n("ToR Table 2", "GPT-3.5-Turbo", "em", 25.8, 16.6, 9.4),
+                    _n("ToR Table 2", "GPT-4-Turbo", "f1", 58.9, 51.0, 43.3)],
 }
 
 

@@ -23,12 +23,13 @@ from hopkit.errors import InputError
 from hopkit.evaluation.harness import evaluate
 from hopkit.evaluation.metrics import get_metric
 from hopkit.evaluation.run_log import RunLog
+from hopkit.knobs.knob import Profile
 from hopkit.optimize.splits import load_splits
 from hopkit.programs.registry import ProgramParts, get_method
 from hopkit.reproduce.grids import paper_grid
 
 TEST_METRICS = ("em", "f1", "cover_em", "recall@15")
-PROFILE = "paper"
+PROFILE: Profile = "paper"
 
 
 @dataclass(frozen=True)

@@ -25,6 +25,7 @@ from hopkit.data.examples import Dataset
 from hopkit.evaluation.harness import run_one
 from hopkit.evaluation.metrics import Metric
 from hopkit.evaluation.run_log import RunLog
+from hopkit.knobs.knob import Profile
 from hopkit.lm.usage import usage_scope
 from hopkit.programs.registry import ProgramParts
 
@@ -34,7 +35,7 @@ SHARED_CHAIN = ("ircot",)  # methods whose grid varies the reader over one chain
 
 
 def answer_shared(method: str, grid: dict[str, list[Any]], train: Dataset | None, tune: Sequence[dspy.Example],
-                  retriever: Any, metric: Metric, logs_for: Callable[[dict[str, Any]], RunLog], profile: str,
+                  retriever: Any, metric: Metric, logs_for: Callable[[dict[str, Any]], RunLog], profile: Profile,
                   fixed: dict[str, Any] | None = None, progress: bool = True,
                   say: Callable[[str], None] = print) -> bool:
     """Answer the grid's settings on the tune questions with their work shared; False where the grid shares none.

@@ -27,8 +27,8 @@ class FusionRetriever:
         scores: dict[str, float] = {}
         passages: dict[str, Passage] = {}
         for retriever in self.retrievers:
-            for passage in retriever.retrieve(query, max(k, self.depth)):
-                scores[passage.pid] = scores.get(passage.pid, 0.0) + 1.0 / (self.rrf_k + passage.rank)
+            for rank, passage in enumerate(retriever.retrieve(query, max(k, self.depth)), start=1):
+                scores[passage.pid] = scores.get(passage.pid, 0.0) + 1.0 / (self.rrf_k + rank)
                 passages.setdefault(passage.pid, passage)
         ranked = sorted(scores, key=lambda pid: (-scores[pid], pid))[:k]
         return [passages[pid].ranked(rank=i + 1, score=scores[pid]) for i, pid in enumerate(ranked)]

@@ -16,5 +16,11 @@ def normalize_answer(text: str) -> str:
     return " ".join(text.split())
 
 
+def covers(prediction: str, gold: str) -> bool:
+    """SearChain's cover-EM: the normalised gold answer appears inside the normalised prediction."""
+    gold_norm = normalize_answer(gold)
+    return bool(gold_norm) and f" {gold_norm} " in f" {normalize_answer(prediction)} "
+
+
 def answer_tokens(text: str) -> list[str]:
     return normalize_answer(text).split()

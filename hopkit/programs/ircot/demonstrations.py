@@ -88,7 +88,7 @@ def round_robin_by_opening(examples: list[dspy.Example]) -> list[dspy.Example]:
 
 def demos_for(train: Dataset, knobs: Mapping[str, Any]) -> DemoSet:
     """The demonstrations a program with these knobs (IRCoT's, or a baseline's with IRCoT's reader) builds."""
-    return build_demos(train.examples, train.corpus, m_distractors=knobs["m_distractors"],
+    return build_demos(train.examples, train.own_corpus(), m_distractors=knobs["m_distractors"],
                        budget_wordpieces=knobs["demo_budget"], max_demos=knobs["max_demos"],
                        balance_openings=knobs.get("balance_openings", True),
                        max_words=knobs.get("paragraph_words", PARAGRAPH_WORDS))
@@ -111,7 +111,9 @@ def build_demos(train: Sequence[dspy.Example], corpus: Corpus, m_distractors: in
         group = ranked[rank]
         rng.shuffle(group)
         usable += round_robin_by_opening(group) if balance_openings else group
-    reason, cot, direct = [], [], []
+    reason: list[dspy.Example] = []
+    cot: list[dspy.Example] = []
+    direct: list[dspy.Example] = []
     spent = 0
     for example in usable:
         if len(reason) >= max_demos:

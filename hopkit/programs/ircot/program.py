@@ -88,13 +88,13 @@ class IRCoT(KnobbedProgram):
     a built ``DemoSet`` instead. Neither: zero-shot."""
 
     def __init__(self, retriever: Retriever, *, profile: Profile = "hopkit", train: Dataset | None = None,
-                 demos: DemoSet | None = None, **knobs: Any) -> None:
+                 demos: DemoSet | None = None, **given: Any) -> None:
         super().__init__()
         if demos is not None and train is not None:
             raise InputError("give IRCoT either train (demonstrations built from it) or demos (built ones), not both")
         self.retriever, self.profile = counted(retriever), profile
         self.method_name = "ircot"  # the registry's name, which a run spec records
-        self.knobs = knobs = program_knobs("ircot", profile, knobs, owner="IRCoT")
+        self.knobs = knobs = program_knobs("ircot", profile, given, owner="IRCoT")
         self.answer_steps = AnswerSteps.from_knobs(knobs)
         self.reason = dspy.Predict(ContinueReasoning)
         self.read_cot = dspy.Predict(reader_as_asked(ChainAnswer, knobs))
@@ -120,7 +120,7 @@ class IRCoT(KnobbedProgram):
                 retrieved_for[query] = self.retriever.retrieve(query, knobs.k)
             return collection.add(retrieved_for[query])
 
-        steps = [{"step": 0, "sentence": None, "query": question, "added": retrieve(question),
+        steps: list[dict[str, Any]] = [{"step": 0, "sentence": None, "query": question, "added": retrieve(question),
                   "retrieved": [p.pid for p in retrieved_for[question]], "cost": {}}]
         sentences: list[str] = []
         stop = None

@@ -26,6 +26,13 @@ class FactNode:
     node: QueryNode
     paragraph: Passage | None  # the fact's supporting paragraph, where it is known
 
+    @property
+    def supporting(self) -> Passage:
+        """The supporting paragraph of a fact known to have one (the callers keep only such facts)."""
+        if self.paragraph is None:
+            raise ValueError(f"the fact {self.node.query!r} has no known paragraph")
+        return self.paragraph
+
 
 def facts_of(example: dspy.Example) -> list[str]:
     """The chain's sentences before its answer step."""

@@ -79,10 +79,11 @@ def _later_round(example: dspy.Example, corpus: Corpus, max_words: int) -> dspy.
     hop = corpus[example.gold_pids[1]]
     # the entity hop 2 leads to: the next gold paragraph's subject; for a two-hop question its answer where the
     # paragraph holds it, else (a claim's label) what the hop's own sentence says
+    found: str
     if len(example.hop_queries) >= 3:
         found = corpus[example.gold_pids[2]].title
     else:
-        found = example.answers[0] if example.answers[0].lower() in hop.text.lower() else nodes[1].answer
+        found = example.answers[0] if example.answers[0].lower() in hop.text.lower() else nodes[1].answer_text
     told = feedback.completion(example.question, nodes[1].query, found, hop, max_words)
     opening = _opening(example).chain
     return dspy.Example(question=example.question, feedback=[feedback.previous_chain(1, render_chain(opening)), told],

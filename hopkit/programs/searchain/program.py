@@ -42,7 +42,7 @@ from hopkit.programs.searchain.chain_text import Plan, parse_chain_text, render_
 from hopkit.programs.searchain.demonstrations import build_chain_demos
 from hopkit.programs.searchain.judgment import judge, judged_by, probability_confidence
 from hopkit.programs.searchain.processed import ProcessedQueries
-from hopkit.programs.searchain.repeats import READ_AGAIN, SKIPPED, Repeat, skip_repeat
+from hopkit.programs.searchain.repeats import SKIPPED, Repeat, skip_repeat
 from hopkit.programs.searchain.tracing import final_from_path
 from hopkit.programs.searchain.tree import COMPLETED, CORRECTED, NO_IR, ROOT, ReasoningTree, TreeNode
 from hopkit.reader.protocol import Reader
@@ -72,9 +72,9 @@ class SearChain(KnobbedProgram):
 
     def __init__(self, retriever: Retriever | None, reader: Reader | None, *, profile: Profile = "hopkit",
                  use_ir: bool = True, verify: bool = True, complete: bool = True, train: Dataset | None = None,
-                 demos: list[dspy.Example] | None = None, **knobs: Any) -> None:
+                 demos: list[dspy.Example] | None = None, **given: Any) -> None:
         super().__init__()
-        knobs = program_knobs("searchain", profile, knobs, owner="SearChain")  # a bad value fails first
+        checked = program_knobs("searchain", profile, given, owner="SearChain")  # a bad value fails first
         if use_ir and (retriever is None or reader is None):
             raise InputError("SearChain with IR needs a retriever and a reader (use_ir=False runs without)")
         if demos is not None and train is not None:
@@ -84,14 +84,14 @@ class SearChain(KnobbedProgram):
         self.method_name = ("searchain-noir" if not use_ir else "searchain-noverify" if not verify
                             else "searchain-nocomplete" if not complete else "searchain")
         # theta left unset: the reader's calibrated value stands in for the paper's DPR-tuned one
-        self.knobs = knobs = with_reader_theta(knobs, reader)
+        self.knobs = knobs = with_reader_theta(checked, reader)
         self.answer_steps = AnswerSteps.from_knobs(knobs)
         self.first_plan_rule = FIRST_PLAN_RULES[knobs.decompose_retry]
         self.repeat_rule, self.final_rule = REPEAT_RULES[knobs.duplicates], FINAL_RULES[knobs.answer_from]
         self.plan = dspy.Predict(field_as_asked(ChainOfQuery, "final_answer", knobs))
         self.trace_answer = dspy.Predict(field_as_asked(TraceWithReferences, "answer", knobs))
         if train is not None:
-            demos = build_chain_demos(train.examples, train.corpus, extra_demo=knobs.extra_plan_demo,
+            demos = build_chain_demos(train.examples, train.own_corpus(), extra_demo=knobs.extra_plan_demo,
                                       shots=knobs.plan_shots)
         if demos:
             self.plan.demos = list(demos)
@@ -177,27 +177,29 @@ class SearChain(KnobbedProgram):
                 node.duplicate_of = seen
                 outcome = self.repeat_rule(Repeat(question, node, tree.nodes[seen], documents, path), self.knobs,
                                            self.verify, self.complete)
+                if isinstance(outcome, tuple):  # the node and the feedback that ends the round
+                    return outcome
                 if outcome == SKIPPED:
                     continue
-                if outcome != READ_AGAIN:
-                    return outcome
             document = self._read(node, tree, documents, retrieved)
-            node.action = judge(node.unsolved, node.lm_answer, node.reader_answer, node.confidence,
+            node.action = judge(node.unsolved, node.lm_answer, node.reader_answer or "", node.confidence,
                                 document.text if document is not None else "", verify=self.verify,
                                 complete=self.complete, query=node.query, **judged_by(self.knobs))
             processed.add(node.query, node.id)
             path.append(node)
             words = self.knobs.paragraph_words
             if node.action == COMPLETED and document is not None:
-                return node, feedback.completion(question, node.query, node.reader_answer, document, words)
-            if node.action == CORRECTED:
-                return node, feedback.correction(question, node.query, node.reader_answer, document, words)
+                return node, feedback.completion(question, node.query, node.reader_answer or "", document, words)
+            if node.action == CORRECTED and document is not None:
+                return node, feedback.correction(question, node.query, node.reader_answer or "", document, words)
         return None
 
     def _read(self, node: TreeNode, tree: ReasoningTree, documents: dict[str, Passage],
               retrieved: list[str]) -> Passage | None:
         """IR on one node: the top-k documents for its query, the reader's answer and confidence, and the
         document that supports it (the reader's, else the first)."""
+        if self.retriever is None or self.reader is None:  # __init__ refuses IR without both
+            raise RuntimeError("SearChain's IR needs a retriever and a reader")
         passages = self.retriever.retrieve(node.query, self.knobs.k)
         retrieved.extend(p.pid for p in passages if p.pid not in retrieved)
         span = self.reader.read(node.query, passages) if passages else None

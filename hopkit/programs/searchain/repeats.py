@@ -13,6 +13,7 @@ from hopkit.data.passage import Passage
 from hopkit.programs.searchain.tree import DUPLICATE, TreeNode
 
 SKIPPED, READ_AGAIN = "skipped", "read_again"
+Outcome = str | tuple[TreeNode, str]  # SKIPPED, READ_AGAIN, or the node and its feedback
 
 
 @dataclass(frozen=True)
@@ -24,7 +25,7 @@ class Repeat:
     path: list[TreeNode]  # the reasoning path R so far
 
 
-def skip_repeat(repeat: Repeat, *_: Any) -> str:
+def skip_repeat(repeat: Repeat, *_: Any) -> Outcome:
     """The paper's rule: a query processed before is skipped."""
     repeat.node.action = DUPLICATE
     return SKIPPED

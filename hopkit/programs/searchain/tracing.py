@@ -44,4 +44,4 @@ def final_from_path(trace_answer: dspy.Predict, question: str, tree: ReasoningTr
 
 def path_answer(node: TreeNode) -> str:
     """A corrected or completed node carries the reader's answer; a passed one the LM's (Algorithm 1's R)."""
-    return node.reader_answer if node.action in (CORRECTED, COMPLETED, FILLED) else node.lm_answer
+    return (node.reader_answer or "") if node.action in (CORRECTED, COMPLETED, FILLED) else node.lm_answer

@@ -63,7 +63,7 @@ class _Case:
 
 def review_demos_for(train: Dataset, knobs: Mapping[str, Any]) -> ReviewDemos:
     """The demonstrations a Tree of Reviews with these knobs builds from a train split."""
-    return build_review_demos(train.examples, train.corpus, max_words=knobs["paragraph_words"],
+    return build_review_demos(train.examples, train.own_corpus(), max_words=knobs["paragraph_words"],
                               extra_demo=knobs["extra_demo"], shots=knobs["shots"])
 
 
@@ -87,13 +87,13 @@ def build_review_demos(train: Sequence[dspy.Example], corpus: Corpus, max_words:
     comparison = accepted
     (b_ex, b_nodes), (c_ex, c_nodes) = bridge, comparison
     compares = _compares(c_ex)
-    used = {f.paragraph.pid for f in b_nodes + c_nodes}
+    used = {f.supporting.pid for f in b_nodes + c_nodes}
     unrelated = next((corpus[pid] for ex in train for pid in ex.gold_pids
                       if pid in corpus and pid not in used and ex.qid not in (b_ex.qid, c_ex.qid)), None)
     if unrelated is None:
         raise InputError("Tree of Reviews demonstrations need a third example's paragraph to show a rejection")
-    b1, b2 = (f.paragraph.as_context(max_words) for f in b_nodes)
-    c1, c2 = (f.paragraph.as_context(max_words) for f in c_nodes)
+    b1, b2 = (f.supporting.as_context(max_words) for f in b_nodes)
+    c1, c2 = (f.supporting.as_context(max_words) for f in c_nodes)
     missing_query = b_nodes[1].node.query
     c_facts = " ".join(f.node.answer_text for f in c_nodes)
     c_answer = c_ex.answers[0]
@@ -144,14 +144,14 @@ def build_review_demos(train: Sequence[dspy.Example], corpus: Corpus, max_words:
 
 def _missing_demo(example: dspy.Example, nodes: list[FactNode], max_words: int) -> dspy.Example:
     """A bridge question's first paragraph, and the paragraph that would complete it written out."""
-    return dspy.Example(question=example.question, references=[nodes[0].paragraph.as_context(max_words)],
+    return dspy.Example(question=example.question, references=[nodes[0].supporting.as_context(max_words)],
                         missing_information=nodes[1].node.answer_text,
                         answer=example.answers[0]).with_inputs("question", "references")
 
 
 def _fusion_demos(example: dspy.Example, nodes: list[FactNode], max_words: int) -> dict[str, dspy.Example]:
     """An accepted question's fusion, in each fusion mode's fields."""
-    first, second = (f.paragraph.as_context(max_words) for f in nodes)
+    first, second = (f.supporting.as_context(max_words) for f in nodes)
     facts = " ".join(f.node.answer_text for f in nodes)
     answer = example.answers[0]
     assertion = f"{facts} So the answer is {answer}."
@@ -183,7 +183,7 @@ def _pick(train: Sequence[dspy.Example], corpus: Corpus, writer: dspy.Predict | 
         if (hops is not None and len(hops) != 2) or len(facts) not in ((2, 3) if comparison else (2,)):
             continue  # two hops; a comparison's chain may end in its conclusion ("Thus ...")
         nodes = fact_nodes(example, corpus, writer, limit=2)
-        if nodes and all(f.paragraph is not None for f in nodes) and nodes[0].paragraph.pid != nodes[1].paragraph.pid:
+        if nodes and all(f.paragraph is not None for f in nodes) and nodes[0].supporting.pid != nodes[1].supporting.pid:
             return example, nodes
     return None
 

@@ -25,7 +25,8 @@ def within_limit(items: list[str], limit: int, question: str = "") -> list[str]:
         return items
     from hopkit.text.wordpieces import count_wordpieces
 
-    spent, kept = count_wordpieces(question), []
+    spent = count_wordpieces(question)
+    kept: list[str] = []
     for item in items:
         spent += count_wordpieces(item)
         if spent > limit and kept:

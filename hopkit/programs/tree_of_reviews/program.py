@@ -75,13 +75,13 @@ class TreeOfReviews(KnobbedProgram):
 
     def __init__(self, retriever: Retriever, *, profile: Profile = "hopkit", single_path: bool = False,
                  threads: int = 4, keep: int = 15, train: Dataset | None = None, demos: ReviewDemos | None = None,
-                 **knobs: Any) -> None:
+                 **given: Any) -> None:
         super().__init__()
         if demos is not None and train is not None:
             raise InputError("give Tree of Reviews either train (demonstrations built from it) or demos, not both")
         self.retriever, self.profile = counted(retriever), profile
         self.method_name = "cor" if single_path else "tor"
-        self.knobs = knobs = program_knobs("tor", profile, knobs, owner="CoR" if single_path else "TreeOfReviews")
+        self.knobs = knobs = program_knobs("tor", profile, given, owner="CoR" if single_path else "TreeOfReviews")
         self.widths = [knobs[f"width_{i}"] for i in range(1, knobs.depth + 1)]  # one a layer, to the maximum depth
         self.single_path, self.threads, self.keep = single_path, max(1, threads), keep
         self.answer_steps = AnswerSteps.from_knobs(knobs)
@@ -187,7 +187,7 @@ class TreeOfReviews(KnobbedProgram):
 
     def _children(self, state: SearchState, query: str, layer: int, parent: ReviewNode | None) -> list[ReviewNode]:
         on_path = parent.path if parent else []
-        nodes = []
+        nodes: list[ReviewNode] = []
         for passage in self.retriever.retrieve(query, self.widths[layer - 1]):
             state.passages.setdefault(passage.pid, passage)
             if passage.pid in on_path:  # the same paragraph twice on one path adds nothing

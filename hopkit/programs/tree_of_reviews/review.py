@@ -20,7 +20,9 @@ from hopkit.signatures.tree_of_reviews import ReviewParagraphs, ReviewParagraphs
 
 Action = Literal["reject", "search", "accept"]
 
-REJECT, SEARCH, ACCEPT = "reject", "search", "accept"
+REJECT: Action = "reject"
+SEARCH: Action = "search"
+ACCEPT: Action = "accept"
 
 
 @dataclass(frozen=True)

@@ -69,13 +69,14 @@ def single_process_training() -> Iterator[None]:
             return "hopkit"
 
     RunSettings.script_name_ = property(script_name)
-    original_parallel = torch.nn.parallel.DistributedDataParallel
+    parallel: Any = torch.nn.parallel  # the module whose class colbert-ai looks up, patched for the block
+    original_parallel = parallel.DistributedDataParallel
     if not (dist.is_available() and dist.is_initialized()):
-        torch.nn.parallel.DistributedDataParallel = PassThroughParallel
+        parallel.DistributedDataParallel = PassThroughParallel
     try:
         yield
     finally:
-        torch.nn.parallel.DistributedDataParallel = original_parallel
+        parallel.DistributedDataParallel = original_parallel
         RunSettings.script_name_ = original_script_name
 
 

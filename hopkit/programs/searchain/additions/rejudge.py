@@ -14,11 +14,11 @@ from hopkit.data.passage import Passage
 from hopkit.programs.searchain import feedback
 from hopkit.programs.searchain.answer_chain import recorded_answer
 from hopkit.programs.searchain.judgment import conflicts, judge, judged_by
-from hopkit.programs.searchain.repeats import READ_AGAIN, SKIPPED, Repeat
+from hopkit.programs.searchain.repeats import READ_AGAIN, SKIPPED, Outcome, Repeat
 from hopkit.programs.searchain.tree import CORRECTED, DUPLICATE, FILLED, UNANSWERED, TreeNode
 
 
-def rejudge_repeat(repeat: Repeat, knobs: Mapping[str, Any], verify: bool, complete: bool) -> Any:
+def rejudge_repeat(repeat: Repeat, knobs: Mapping[str, Any], verify: bool, complete: bool) -> Outcome:
     """SKIPPED, READ_AGAIN, or the node and the correction message that ends the round."""
     node, earlier = repeat.node, repeat.earlier
     if not node.unsolved:

@@ -6,7 +6,7 @@ answers without paragraphs."""
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any, Literal, TypeGuard
 
 import dspy
 
@@ -45,7 +45,7 @@ def reader_demos(demos: DemoSet, reasoning: Reasoning, closed_book: bool = False
     return [dspy.Example({k: v for k, v in demo.items() if k != "context"}).with_inputs("question") for demo in chosen]
 
 
-def has_chains(train: Dataset | None) -> bool:
+def has_chains(train: Dataset | None) -> TypeGuard[Dataset]:
     """Whether IRCoT's reader demonstrations can be built from ``train``: a split without chains (an optimizer's
     train split for a teleprompter to bootstrap from) leaves the reader as the teleprompter makes it."""
     return train is not None and any(getattr(ex, "chain", None) for ex in train.examples)
@@ -86,11 +86,11 @@ class OneR(KnobbedProgram):
     """Retrieve ``k`` paragraphs with the question as the query, then answer from them (IRCoT's OneR)."""
 
     def __init__(self, retriever: Retriever, reasoning: Reasoning = "direct", *, profile: Profile = "hopkit",
-                 train: Dataset | None = None, **knobs: Any) -> None:
+                 train: Dataset | None = None, **given: Any) -> None:
         super().__init__()
         self.retriever, self.profile, self.reasoning = counted(retriever), profile, reasoning
         self.method_name = "oner" if reasoning == "direct" else "oner-cot"
-        self.knobs = knobs = program_knobs("oner", profile, knobs, owner="OneR")
+        self.knobs = knobs = program_knobs("oner", profile, given, owner="OneR")
         self.answer = _answer_step(reader_as_asked(ContextAnswer, knobs), reasoning)
         self.answer_steps = AnswerSteps.from_knobs(knobs)
         if has_chains(train):
