@@ -129,3 +129,22 @@ def test_each_has_its_views_and_its_ablations(method):
     variants = ablations(method)
     assert variants[0].method == method and any(v.profile == "paper" for v in variants)
     assert views_of({"method": method}) is not views_of({"method": "unknown"})
+
+
+def test_each_trace_is_typed_and_reads_back_from_its_logged_json():
+    import json
+
+    from hopkit.programs.iter_retgen.trace import IterRetGenTrace
+    from hopkit.programs.react.trace import ReActTrace
+    from hopkit.programs.self_ask.trace import SelfAskTrace
+
+    retriever = TableRetriever({}, default=["a"])
+    use_script([{"reasoning": "r", "answer": "Velmar"}] * 3)
+    runs = {IterRetGenTrace: IterRetGen(retriever, profile="paper")(question="Q?")}
+    use_script([{"next_line": "Follow up: who?"}, {"answer": "Kellis."}, {"next_line": "So the final answer is: X"}])
+    runs[SelfAskTrace] = SelfAsk(retriever, profile="paper")(question="Q?")
+    use_script([{"thought": "t", "action": "Search[x]"}, {"thought": "u", "action": "Finish[X]"}])
+    runs[ReActTrace] = ReAct(retriever, profile="paper")(question="Q?")
+    for kind, prediction in runs.items():
+        logged = json.loads(json.dumps(prediction.trace))  # as the run log keeps it
+        assert kind.from_dict(logged).to_dict() == logged, kind

@@ -15,6 +15,7 @@ from hopkit.knobs.values import program_knobs
 from hopkit.programs.answer_steps import AnswerSteps
 from hopkit.programs.documented import documented
 from hopkit.programs.iter_retgen.signatures import GenerateFromParagraphs
+from hopkit.programs.iter_retgen.trace import IterRetGenTrace, Turn
 from hopkit.programs.knobbed import KnobbedProgram
 from hopkit.programs.own_example import without_own_example
 from hopkit.programs.prediction import hop_prediction
@@ -44,7 +45,7 @@ class IterRetGen(KnobbedProgram):
 
     def forward(self, question: str) -> dspy.Prediction:
         query, reasoning, answer = question, "", ""
-        turns: list[dict] = []
+        turns: list[Turn] = []
         retrieved: list[str] = []  # every turn's paragraphs, first seen first (recall@15 reads these)
         context: list[str] = []
         read: list[str] = []  # this turn's paragraphs, which the answer rests on
@@ -54,13 +55,11 @@ class IterRetGen(KnobbedProgram):
             context = [p.as_context(self.knobs.paragraph_words) for p in passages]
             reasoning, answer, parse = self._generate(context, question)
             read = [p.pid for p in passages]
-            turns.append({"turn": turn, "query": query, "retrieved": read,
-                          "reasoning": reasoning, "answer": answer, "parse": parse})
+            turns.append(Turn(turn, query, read, reasoning, answer, parse))
             query = f"{question} {reasoning} {answer}".strip()  # the next turn retrieves with the response
         final, steps = self.answer_steps(question, answer, reasoning, context)
-        trace = {"method": "iter-retgen", "profile": self.profile, "knobs": dict(self.knobs), "turns": turns,
-                 "answer_before_steps": answer, **steps}
-        return hop_prediction(final, citations=read, retrieved=retrieved, trace=trace)
+        trace = IterRetGenTrace(self.profile, dict(self.knobs), turns, answer, steps)
+        return hop_prediction(final, citations=read, retrieved=retrieved, trace=trace.to_dict())
 
     def _generate(self, context: list[str], question: str) -> tuple[str, str, str]:
         """The response's reasoning and answer; an output that does not parse keeps its text as the reasoning."""

@@ -19,6 +19,7 @@ from hopkit.programs.knobbed import KnobbedProgram
 from hopkit.programs.own_example import without_own_example
 from hopkit.programs.prediction import hop_prediction
 from hopkit.programs.react.signatures import FinishFromTrajectory, ThoughtAction
+from hopkit.programs.react.trace import ReActTrace, Search
 from hopkit.programs.worked_examples import WorkedExample, worked_examples
 from hopkit.retrieval.counting import counted
 from hopkit.retrieval.protocol import Retriever
@@ -35,11 +36,12 @@ def read_action(action: str) -> tuple[str, str, str]:
     return ("search" if text.endswith("?") else "finish"), text, "loose"
 
 
-def trajectory_text(steps: list[dict]) -> str:
+def trajectory_text(steps: list[Search], observations: list[list[str]]) -> str:
+    """The searches so far, each with its observation: the paragraphs it retrieved."""
     lines = []
-    for n, step in enumerate(steps, start=1):
-        lines += [f"Thought {n}: {step['thought']}", f"Action {n}: Search[{step['query']}]",
-                  f"Observation {n}: " + " ".join(step["observation"])]
+    for n, (step, seen) in enumerate(zip(steps, observations), start=1):
+        lines += [f"Thought {n}: {step.thought}", f"Action {n}: Search[{step.query}]",
+                  f"Observation {n}: " + " ".join(seen)]
     return "\n".join(lines)
 
 
@@ -49,8 +51,9 @@ def step_demos(examples: list[WorkedExample], words: int) -> list[dspy.Example]:
     demos = []
     for i, example in enumerate(examples):
         done = min(i, len(example.hops))
-        steps = [{"thought": f"I need to find out: {hop.query}", "query": hop.query,
-                  "observation": [hop.paragraph.as_context(words)]} for hop in example.hops[:done]]
+        steps = [Search(f"I need to find out: {hop.query}", hop.query, "typed", [hop.paragraph.pid])
+                 for hop in example.hops[:done]]
+        observations = [[hop.paragraph.as_context(words)] for hop in example.hops[:done]]
         if done == len(example.hops):
             thought = " ".join(hop.fact for hop in example.hops) + " That answers the question."
             action = f"Finish[{example.answer}]"
@@ -58,7 +61,8 @@ def step_demos(examples: list[WorkedExample], words: int) -> list[dspy.Example]:
             found = " ".join(hop.fact for hop in example.hops[:done])
             thought = (found + " " if found else "") + f"Next I need to find out: {example.hops[done].query}"
             action = f"Search[{example.hops[done].query}]"
-        demos.append(dspy.Example(question=example.question, trajectory=trajectory_text(steps), thought=thought,
+        demos.append(dspy.Example(question=example.question, trajectory=trajectory_text(steps, observations),
+                                  thought=thought,
                                   action=action).with_inputs("question", "trajectory"))
     return demos
 
@@ -76,11 +80,13 @@ class ReAct(KnobbedProgram):
         self.answer_steps = AnswerSteps.from_knobs(knobs)
 
     def forward(self, question: str) -> dspy.Prediction:
-        steps: list[dict] = []
+        steps: list[Search] = []
+        observations: list[list[str]] = []
         retrieved: list[str] = []
-        answer, finished_by, thoughts = "", "turns", []
+        thoughts: list[str] = []
+        answer, finished_by = "", "turns"
         for _ in range(self.knobs.max_turns + 1):
-            thought, kind, argument, parse = self._step(question, steps)
+            thought, kind, argument, parse = self._step(question, trajectory_text(steps, observations))
             thoughts.append(thought)
             if kind == "finish":
                 answer, finished_by = argument, "model"
@@ -89,29 +95,27 @@ class ReAct(KnobbedProgram):
                 break
             found = self.retriever.retrieve(argument, self.knobs.k)
             retrieved += [p.pid for p in found if p.pid not in retrieved]
-            steps.append({"thought": thought, "query": argument, "parse": parse, "retrieved": [p.pid for p in found],
-                          "observation": [p.as_context(self.knobs.paragraph_words) for p in found]})
+            steps.append(Search(thought, argument, parse, [p.pid for p in found]))
+            observations.append([p.as_context(self.knobs.paragraph_words) for p in found])
         if finished_by != "model":
-            answer = self._finish(question, steps)
-        context = [paragraph for step in steps for paragraph in step["observation"]]
+            answer = self._finish(question, trajectory_text(steps, observations))
+        context = [paragraph for seen in observations for paragraph in seen]
         final, answered = self.answer_steps(question, answer, " ".join(t for t in thoughts if t), context)
-        trace = {"method": "react", "profile": self.profile, "knobs": dict(self.knobs),
-                 "steps": [{k: v for k, v in s.items() if k != "observation"} for s in steps],
-                 "thoughts": thoughts, "finished_by": finished_by, "answer_before_steps": answer, **answered}
-        return hop_prediction(final, citations=retrieved, retrieved=retrieved, trace=trace)
+        trace = ReActTrace(self.profile, dict(self.knobs), steps, thoughts, finished_by, answer, answered)
+        return hop_prediction(final, citations=retrieved, retrieved=retrieved, trace=trace.to_dict())
 
-    def _step(self, question: str, steps: list[dict]) -> tuple[str, str, str, str]:
+    def _step(self, question: str, trajectory: str) -> tuple[str, str, str, str]:
         try:
-            out = self.step(question=question, trajectory=trajectory_text(steps),
+            out = self.step(question=question, trajectory=trajectory,
                             **without_own_example(self.step, question))
             return (str(out.thought or ""), *read_action(str(out.action or "")))
         except AdapterParseError as error:
             kind, argument, _ = read_action(str(error.lm_response or ""))
             return "", kind, argument, "failed"
 
-    def _finish(self, question: str, steps: list[dict]) -> str:
+    def _finish(self, question: str, trajectory: str) -> str:
         try:
-            return str(self.finish(question=question, trajectory=trajectory_text(steps)).answer or "")
+            return str(self.finish(question=question, trajectory=trajectory).answer or "")
         except AdapterParseError as error:
             return str(error.lm_response or "").strip()
 

@@ -20,6 +20,7 @@ from hopkit.programs.knobbed import KnobbedProgram
 from hopkit.programs.own_example import without_own_example
 from hopkit.programs.prediction import hop_prediction
 from hopkit.programs.self_ask.signatures import FinalAnswer, IntermediateAnswer, NextLine
+from hopkit.programs.self_ask.trace import FollowUp, SelfAskTrace
 from hopkit.programs.worked_examples import WorkedExample, worked_examples
 from hopkit.retrieval.counting import counted
 from hopkit.retrieval.protocol import Retriever
@@ -40,8 +41,8 @@ def read_line(line: str) -> tuple[str, str, str]:
     return ("follow_up" if line.endswith("?") else "final"), line, "loose"
 
 
-def so_far_text(steps: list[dict]) -> str:
-    return "\n".join(f"{FOLLOW_UP}{s['follow_up']}\nIntermediate answer: {s['answer']}" for s in steps)
+def so_far_text(steps: list[FollowUp]) -> str:
+    return "\n".join(f"{FOLLOW_UP}{s.follow_up}\nIntermediate answer: {s.answer}" for s in steps)
 
 
 def next_line_demos(examples: list[WorkedExample], words: int, paragraphs: bool = True) -> list[dspy.Example]:
@@ -50,7 +51,7 @@ def next_line_demos(examples: list[WorkedExample], words: int, paragraphs: bool 
     demos = []
     for i, example in enumerate(examples):
         asked = min(i, len(example.hops))
-        steps = [{"follow_up": hop.query, "answer": hop.fact} for hop in example.hops[:asked]]
+        steps = [FollowUp(hop.query, [hop.paragraph.pid], "typed", hop.fact) for hop in example.hops[:asked]]
         line = FINAL + example.answer if asked == len(example.hops) else FOLLOW_UP + example.hops[asked].query
         shown = example.hops[:asked] if paragraphs else ()
         demos.append(dspy.Example(context=[hop.paragraph.as_context(words) for hop in shown],
@@ -81,7 +82,7 @@ class SelfAsk(KnobbedProgram):
         self.answer_steps = AnswerSteps.from_knobs(knobs)
 
     def forward(self, question: str) -> dspy.Prediction:
-        steps: list[dict] = []
+        steps: list[FollowUp] = []
         context: list[str] = []
         retrieved: list[str] = []
         answer, finished_by = "", "turns"
@@ -96,17 +97,15 @@ class SelfAsk(KnobbedProgram):
             retrieved += [p.pid for p in found if p.pid not in retrieved]
             paragraphs = [p.as_context(self.knobs.paragraph_words) for p in found]
             context += [p for p in paragraphs if p not in context]
-            steps.append({"follow_up": text, "retrieved": [p.pid for p in found], "parse": parse,
-                          "answer": self._intermediate(paragraphs, text)})
+            steps.append(FollowUp(text, [p.pid for p in found], parse, self._intermediate(paragraphs, text)))
         if finished_by != "model":
             answer = self._final(context, question, steps)
         reasoning = so_far_text(steps)
         final, answered = self.answer_steps(question, answer, reasoning, context)
-        trace = {"method": "self-ask", "profile": self.profile, "knobs": dict(self.knobs), "use_ir": self.use_ir,
-                 "steps": steps, "finished_by": finished_by, "answer_before_steps": answer, **answered}
-        return hop_prediction(final, citations=retrieved, retrieved=retrieved, trace=trace)
+        trace = SelfAskTrace(self.profile, dict(self.knobs), self.use_ir, steps, finished_by, answer, answered)
+        return hop_prediction(final, citations=retrieved, retrieved=retrieved, trace=trace.to_dict())
 
-    def _next(self, context: list[str], question: str, steps: list[dict]) -> tuple[str, str, str]:
+    def _next(self, context: list[str], question: str, steps: list[FollowUp]) -> tuple[str, str, str]:
         try:
             out = self.next_line(context=context, question=question, so_far=so_far_text(steps),
                                  **without_own_example(self.next_line, question))
@@ -121,7 +120,7 @@ class SelfAsk(KnobbedProgram):
         except AdapterParseError as error:
             return str(error.lm_response or "").strip()
 
-    def _final(self, context: list[str], question: str, steps: list[dict]) -> str:
+    def _final(self, context: list[str], question: str, steps: list[FollowUp]) -> str:
         try:
             return str(self.final(context=context, question=question, so_far=so_far_text(steps)).answer or "")
         except AdapterParseError as error:
