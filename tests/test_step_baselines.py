@@ -148,3 +148,21 @@ def test_each_trace_is_typed_and_reads_back_from_its_logged_json():
     for kind, prediction in runs.items():
         logged = json.loads(json.dumps(prediction.trace))  # as the run log keeps it
         assert kind.from_dict(logged).to_dict() == logged, kind
+
+
+@pytest.mark.parametrize("method", ["self-ask", "react", "iter-retgen"])
+def test_each_runs_through_optimize_and_ablate_by_name(method, tmp_path, hopkit_home):
+    from hopkit.cli.main import main
+    from lm_servers import scripted_lm_server
+
+    server = scripted_lm_server()
+    lm = ["--lm", "openai/scripted", "--api-base", f"http://127.0.0.1:{server.server_address[1]}/v1", "--no-cache"]
+    assert main(["index", "--backend", "bm25", "--dataset", "bundled:dev"]) == 0
+    study = tmp_path / "study.toml"
+    study.write_text('n_dev = 2\nretriever = "bm25"\nquiet = true\n')
+    assert main(["optimize", "--method", method, "--dataset", "bundled", "--demos", "none", "--trials", "1",
+                 "--params", "k", "--config", str(study), "--out", str(tmp_path / "study"), *lm]) == 0
+    assert main(["ablate", "--method", method, "--only", "paper profile", "--dataset", "bundled:dev", "--n", "2",
+                 "--retriever", "bm25", "--quiet", "--out", str(tmp_path / "ablate"), *lm]) == 0
+    assert len(list((tmp_path / "ablate").glob("*.jsonl"))) == 2
+    server.shutdown()
