@@ -245,3 +245,20 @@ def test_the_grid_benchmark_times_the_grid_setting_by_setting_and_shared(monkeyp
     table = grid_bench.format_bench(results)
     assert "| shared | 2 | 8 |" in table and "the same answer in 16 of 16 rows" in table
     assert all(result["cpu_seconds"] > 0 for result in results.values()) and "CPU seconds:" in table
+
+
+def test_a_stopped_setting_by_setting_grid_resumes_from_its_kept_logs(monkeypatch, hopkit_home, tmp_path):
+    from hopkit.reproduce import grid_bench
+
+    class Engine(FieldEchoEngine):
+        prompt_eval_tokens, prompt_eval_seconds = 0, 0.0
+
+    monkeypatch.setattr("hopkit.lm.factory.make_lm", lambda spec: AccountedLM("local/e", engine=Engine(), cache=False))
+    request = grid_bench.GridBenchRequest("ircot", "bundled:dev", "bundled:train", n=2, logs=str(tmp_path / "logs"))
+    whole = grid_bench.run_mode(request, "setting-by-setting")
+    assert whole["resumed"] is False and len(list((tmp_path / "logs" / "setting-by-setting").glob("*.jsonl"))) == 8
+    kept = next((tmp_path / "logs" / "setting-by-setting").glob("*.jsonl"))
+    kept.write_text(kept.read_text().splitlines()[0] + "\n")  # as if stopped after that setting's first question
+    again = grid_bench.run_mode(request, "setting-by-setting")
+    assert again["resumed"] is True and again["answers"] == whole["answers"] and again["cpu_seconds"] is None
+    assert "| setting-by-setting | 2 | 8 |" in grid_bench.format_bench({"setting-by-setting": again})
