@@ -3,10 +3,10 @@ back from a logged row (``from_dict``)."""
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from typing import Any
 
-from hopkit.additions.answer_steps import ORDER
+from hopkit.programs.logged_trace import answer_steps_in, logged
 
 METHOD = "iter-retgen"
 
@@ -30,14 +30,11 @@ class IterRetGenTrace:
     answer_steps: dict[str, Any] = field(default_factory=dict)  # each answer step's record, where one acted
 
     def to_dict(self) -> dict[str, Any]:
-        """The log's JSON: the method named, the answer steps' records at the top as every method keeps them."""
-        row = asdict(self)
-        steps = row.pop("answer_steps")
-        return {"method": METHOD, **row, **steps}
+        return logged(METHOD, self)
 
     @classmethod
     def from_dict(cls, trace: dict[str, Any]) -> IterRetGenTrace:
         return cls(profile=str(trace.get("profile", "")), knobs=dict(trace.get("knobs") or {}),
                    turns=[Turn(**turn) for turn in trace.get("turns") or []],
                    answer_before_steps=str(trace.get("answer_before_steps") or ""),
-                   answer_steps={name: trace[name] for name in ORDER if name in trace})
+                   answer_steps=answer_steps_in(trace))

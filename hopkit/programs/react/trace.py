@@ -3,10 +3,10 @@ from a logged row (``from_dict``). The observations' text is left out of the log
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from typing import Any
 
-from hopkit.additions.answer_steps import ORDER
+from hopkit.programs.logged_trace import answer_steps_in, logged
 
 METHOD = "react"
 
@@ -30,9 +30,7 @@ class ReActTrace:
     answer_steps: dict[str, Any] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
-        row = asdict(self)
-        steps = row.pop("answer_steps")
-        return {"method": METHOD, **row, **steps}
+        return logged(METHOD, self)
 
     @classmethod
     def from_dict(cls, trace: dict[str, Any]) -> ReActTrace:
@@ -40,4 +38,4 @@ class ReActTrace:
                    steps=[Search(**s) for s in trace.get("steps") or []], thoughts=list(trace.get("thoughts") or []),
                    finished_by=str(trace.get("finished_by", "")),
                    answer_before_steps=str(trace.get("answer_before_steps") or ""),
-                   answer_steps={name: trace[name] for name in ORDER if name in trace})
+                   answer_steps=answer_steps_in(trace))

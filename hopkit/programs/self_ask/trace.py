@@ -3,10 +3,10 @@ from a logged row (``from_dict``)."""
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from typing import Any
 
-from hopkit.additions.answer_steps import ORDER
+from hopkit.programs.logged_trace import answer_steps_in, logged
 
 METHOD = "self-ask"
 
@@ -30,9 +30,7 @@ class SelfAskTrace:
     answer_steps: dict[str, Any] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
-        row = asdict(self)
-        steps = row.pop("answer_steps")
-        return {"method": METHOD, **row, **steps}
+        return logged(METHOD, self)
 
     @classmethod
     def from_dict(cls, trace: dict[str, Any]) -> SelfAskTrace:
@@ -40,4 +38,4 @@ class SelfAskTrace:
                    use_ir=bool(trace.get("use_ir", True)), steps=[FollowUp(**s) for s in trace.get("steps") or []],
                    finished_by=str(trace.get("finished_by", "")),
                    answer_before_steps=str(trace.get("answer_before_steps") or ""),
-                   answer_steps={name: trace[name] for name in ORDER if name in trace})
+                   answer_steps=answer_steps_in(trace))
