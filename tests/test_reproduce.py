@@ -262,3 +262,20 @@ def test_a_stopped_setting_by_setting_grid_resumes_from_its_kept_logs(monkeypatc
     again = grid_bench.run_mode(request, "setting-by-setting")
     assert again["resumed"] is True and again["answers"] == whole["answers"] and again["cpu_seconds"] is None
     assert "| setting-by-setting | 2 | 8 |" in grid_bench.format_bench({"setting-by-setting": again})
+
+
+def test_ircots_shared_grid_answers_one_retrieval_setting_at_a_time(monkeypatch, tmp_path):
+    """A setting's few-shot prompts stay in the engine's prefix cache only while its questions run together."""
+    from hopkit.evaluation.metrics import get_metric
+    from hopkit.evaluation.run_log import RunLog
+    from hopkit.reproduce import shared_work
+
+    order = []
+    monkeypatch.setattr(shared_work, "_rows_on_one_chain",
+                        lambda programs, group, readers, example, metric: order.append((group, example.qid)) or [])
+    tune = _load("tiny").examples[:3]
+    shared_work._shared_chains(lambda **knobs: object(), {"k": [2, 4], "answer_reader": ["direct", "cot"]}, tune,
+                               get_metric("f1"), lambda knobs: RunLog(tmp_path / f"{knobs['k']}{knobs['answer_reader']}"
+                                                                      ".jsonl", {"knobs": knobs}),
+                               progress=False, say=lambda text: None)
+    assert order == [(group, example.qid) for group in (0, 1) for example in tune]

@@ -4,7 +4,7 @@ Two of the papers' grids repeat work that a setting-by-setting run would do agai
 - OneR's K: a larger K's prompt holds the smaller one's (the top K paragraphs, then the question), so each question
   is answered over ascending K and the LM re-reads only the paragraphs a larger K adds (hopkit/evaluation/sweep.py).
 - IRCoT's reader: the reader only reads what the chain collected, so at each retrieval setting the chain runs once
-  and both readers (Direct and CoT) read it.
+  and both readers (Direct and CoT) read it. The retrieval settings run one after another, each over all questions.
 
 Each setting's rows go to the log its trial reads (hopkit/optimize/objective.py), so the study finds them answered,
 and a rerun skips what is done. A shared chain's row carries ``shared_chain`` and the chain's cost added to its
@@ -75,11 +75,17 @@ def _shared_chains(build: Callable[..., Any], grid: dict[str, list[Any]], tune: 
         for log in logs.values():
             held.enter_context(log.writing())
         done = {key: log.done_qids() for key, log in logs.items()}
-        for example in tqdm(tune, desc="grid", unit="q", dynamic_ncols=True, disable=not progress):
-            for i in range(len(groups)):
+        # one retrieval setting's questions after another, not question by question: a setting's few-shot prompts
+        # (its reasoner's and both readers') then stay in the engine's prefix cache from one question to the next,
+        # where interleaving every setting's prompts would evict them and evaluate each prefix again per question
+        bar = tqdm(total=len(groups) * len(tune), desc="grid", unit="chain", dynamic_ncols=True, disable=not progress)
+        for i in range(len(groups)):
+            for example in tune:
                 pending = [reader for reader in readers if example.qid not in done[(i, reader)]]
                 for key, row in _rows_on_one_chain(programs, i, pending, example, metric):
                     logs[key].append(row)
+                bar.update()
+        bar.close()
 
 
 def _rows_on_one_chain(programs: dict, group: int, readers: list[str], example: dspy.Example,
