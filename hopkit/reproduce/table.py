@@ -1,6 +1,6 @@
 """The reproduced table in the papers' layout: methods as rows, datasets as columns, each cell the test split's
 EM / F1, gold-paragraph recall at the paragraphs the method read (all of them: every method reads at most 15),
-LM calls and tokens a question, the paired F1 and recall difference against OneR chosen the same way, and the
+LM calls, tokens and seconds a question, the commit it ran at, the paired F1 and recall difference against OneR chosen the same way, and the
 paper's own number with the table it comes from.
 
 A study folder is one method on one dataset (``reproduce.json``, hopkit/reproduce/protocol.py). With several prompt
@@ -67,9 +67,10 @@ def reproduce_table(studies: list[Study], samples: int = 10_000) -> str:
         cells = [_cell(by_cell.get((method, d)), by_cell.get((BASELINE, d)), samples) for d in datasets]
         lines.append(f"| {method} | " + " | ".join(cells) + " |")
     lines += ["", "Each cell: EM / F1 on the test split (n questions), R = gold-paragraph recall at the paragraphs "
-              "read, LM calls and tokens a question; Δ = paired difference against OneR on the same questions "
+              "read, LM calls, tokens and wall seconds a question (2 CPU cores); Δ = paired difference against OneR on the same questions "
               "[95% bootstrap interval]; the paper's own number with its table and model. Settings chosen on the "
-              "tune split by F1."]
+              "tune split by F1. `code`: the commit the study ran at. Command: `hopkit reproduce-table "
+              "FOLDER ...`."]
     return "\n".join(lines)
 
 
@@ -107,7 +108,7 @@ def _cell(study: Study | None, baseline: Study | None, samples: int) -> str:
     calls = first["test_cost"].get("lm_calls", 0.0)
     tokens = first["test_cost"].get("prompt_tokens", 0.0) + first["test_cost"].get("completion_tokens", 0.0)
     parts = [f"{100 * em:.1f} / {100 * f1:.1f}{spread} (n={n})", f"R {100 * recall:.1f}",
-             f"{calls:.1f} calls, {tokens:,.0f} tok"]
+             f"{calls:.1f} calls, {tokens:,.0f} tok, {_seconds(study)} a question"]
     if first.get("chosen"):
         held = study.record.get("fixed") or {}
         parts.append(" ".join(f"{k}={v}" for k, v in first["chosen"].items()) + (
@@ -126,7 +127,17 @@ def _cell(study: Study | None, baseline: Study | None, samples: int) -> str:
     number = paper_number(method, study.dataset)
     if number is not None:
         parts.append(_beside_paper(study, number))
+    parts.append(f"code {study.record.get('commit') or 'unrecorded'}")
     return "<br>".join(parts)
+
+
+def _seconds(study: Study) -> str:
+    """Mean and median wall seconds a test question: the mean carries each fresh process's first few-shot prefix
+    and any work that shared the cores, the median what a question costs once the prefix is cached."""
+    seconds = [float((row.get("cost") or {}).get("seconds", 0.0)) for row in study.rows().values()]
+    if not seconds:
+        return "- s"
+    return f"{statistics.mean(seconds):.0f} s (median {statistics.median(seconds):.0f})"
 
 
 METRIC_LABELS = {"em": "EM", "f1": "F1", "cover_em": "cover-EM"}
