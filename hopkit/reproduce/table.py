@@ -1,7 +1,7 @@
 """The reproduced table in the papers' layout: methods as rows, datasets as columns, each cell the test split's
 EM / F1, gold-paragraph recall at the paragraphs the method read (all of them: every method reads at most 15),
-LM calls, tokens and seconds a question, the commit it ran at, the paired F1 and recall difference against OneR chosen the same way, and the
-paper's own number with the table it comes from.
+LM calls, tokens and seconds a question, the paired F1 and recall difference against OneR chosen the same way, the
+paper's own number with the table it comes from, and the commit the study ran at.
 
 A study folder is one method on one dataset (``reproduce.json``, hopkit/reproduce/protocol.py). With several prompt
 sets a cell gives their mean and standard deviation, and the difference against OneR is taken on prompt set 0.
@@ -67,9 +67,9 @@ def reproduce_table(studies: list[Study], samples: int = 10_000) -> str:
         cells = [_cell(by_cell.get((method, d)), by_cell.get((BASELINE, d)), samples) for d in datasets]
         lines.append(f"| {method} | " + " | ".join(cells) + " |")
     lines += ["", "Each cell: EM / F1 on the test split (n questions), R = gold-paragraph recall at the paragraphs "
-              "read, LM calls, tokens and wall seconds a question (2 CPU cores); Δ = paired difference against OneR on the same questions "
-              "[95% bootstrap interval]; the paper's own number with its table and model. Settings chosen on the "
-              "tune split by F1. `code`: the commit the study ran at. Command: `hopkit reproduce-table "
+              "read, LM calls, tokens and wall seconds a question; Δ = paired difference against OneR on the same "
+              "questions [95% bootstrap interval]; the paper's own number with its table and model; code = the "
+              "commit the study ran at. Settings chosen on the tune split by F1. Command: `hopkit reproduce-table "
               "FOLDER ...`."]
     return "\n".join(lines)
 
