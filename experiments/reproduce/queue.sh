@@ -18,7 +18,8 @@ HOTPOT="hotpotqa-distractor:validation@$DATA/hotpotqa/test500.jsonl"
 WIKI="qa:$DATA/2wiki/hipporag/questions500.jsonl@$DATA/2wiki/hipporag/corpus.jsonl"
 declare -A TUNE=([hotpotqa]="$HOTPOT[1-100]" [2wiki]="$WIKI[1-100]"
                  [musique]="musique:validation@$DATA/musique/dev100.jsonl")
-declare -A TEST=([hotpotqa]="$HOTPOT[101-500]" [2wiki]="$WIKI[101-500]"
+# 2Wiki's OneR and IRCoT test on 101-300 (n = 200, issue 83), as its SearChain and ToR do
+declare -A TEST=([hotpotqa]="$HOTPOT[101-500]" [2wiki]="$WIKI[101-300]"
                  [musique]="musique:validation@$DATA/musique/test92.jsonl")
 declare -A SHORT_TEST=([hotpotqa]="$HOTPOT[101-300]" [2wiki]="$WIKI[101-300]" [musique]="${TEST[musique]}")
 declare -A DEMOS=([hotpotqa]="ircot-demos:$DATA/ircot-demos/hotpotqa.txt"
