@@ -2,7 +2,7 @@
 # The runs behind the hopkit-defaults table, one LM job at a time, each resumable from its log.
 #   bash experiments/hopkit-defaults/queue.sh DATA OUT
 # DATA: the folder holding hotpotqa/dev100.jsonl, 2wiki/dev82.jsonl, musique/{dev100,train100}.jsonl and
-# ircot-demos/; OUT: where the logs go (OUT/SET/METHOD.jsonl, the names table.py reads once gzipped into logs/).
+# ircot-demos/; OUT: where the logs go (OUT/SET/METHOD.jsonl, the names table.sh reads once gzipped into logs/).
 # Every run is the hopkit profile; the settings are those each cell's .meta.json records.
 set -u
 DATA=$(cd "${1:?the data folder}" && pwd)

@@ -1,5 +1,6 @@
 """The analyses a researcher reruns on run logs: where answers are lost (``losses``), what the answer steps did
-(``firings``), a pure answer step replayed (``replay``), and one knob swept over its values (``sweep``)."""
+(``firings``), a pure answer step replayed (``replay``), methods by datasets against a baseline (``table``), and one
+knob swept over its values (``sweep``)."""
 
 from __future__ import annotations
 
@@ -27,6 +28,19 @@ def add_parsers(verbs: argparse._SubParsersAction) -> None:
     replay.add_argument("--out", type=Path, required=True, help="the replayed log (pairs with LOG in hopkit compare)")
     replay.set_defaults(run=cmd_replay)
 
+    table = verbs.add_parser("table", help="methods by datasets from a folder of DATASET/METHOD.jsonl run logs: "
+                                           "each method's score and its paired difference against a baseline")
+    table.add_argument("folder", type=Path)
+    table.add_argument("--baseline", default="oner", help="the method every other is paired against (default: "
+                                                           "%(default)s)")
+    table.add_argument("--metric", default="f1")
+    table.add_argument("--methods", default=None, metavar="NAME=LABEL,...",
+                       help="the rows, in order, with their labels (default: every log's method, the baseline first)")
+    table.add_argument("--datasets", default=None, metavar="NAME=LABEL,...",
+                       help="the columns, in order, with their labels (default: every dataset folder)")
+    table.add_argument("--samples", type=int, default=10_000, help="bootstrap samples of each paired interval")
+    table.set_defaults(run=cmd_table)
+
     sweep = verbs.add_parser("sweep", help="one knob over its values, each question answered with every value in "
                                            "turn (shared prompt prefixes are evaluated once); a log per value")
     sweep.add_argument("--method", default="oner")
@@ -48,6 +62,13 @@ def _labelled(paths: list[Path]) -> dict[str, list[dict]]:
 
     common = Path(os.path.commonpath([p.resolve().parent for p in paths]))
     return {str(p.resolve().with_suffix("").relative_to(common.parent)): list(read_rows(p).values()) for p in paths}
+
+
+def cmd_table(args: argparse.Namespace) -> None:
+    from hopkit.evaluation.method_table import method_table, parse_labels
+
+    print(method_table(args.folder, args.baseline, args.metric, parse_labels(args.methods),
+                       parse_labels(args.datasets), args.samples))
 
 
 def cmd_losses(args: argparse.Namespace) -> None:

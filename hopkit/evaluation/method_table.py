@@ -1,0 +1,89 @@
+"""Methods by datasets over a folder of run logs: each cell a method's mean score on a dataset, and its paired
+difference against a baseline method on the same questions with a 95% bootstrap interval (``hopkit table``).
+
+The folder holds one subfolder per dataset and, in each, one log per method (``DATASET/METHOD.jsonl``, or
+``.jsonl.gz`` once archived), so a study's table is regenerated from the logs it keeps, whatever wrote them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from hopkit.errors import InputError
+from hopkit.evaluation.paired import compare_runs, read_rows
+
+LOG_SUFFIXES = (".jsonl.gz", ".jsonl")
+
+
+@dataclass(frozen=True)
+class Labelled:
+    """A method or dataset by the name its log or folder has, and the label its row or column shows."""
+    name: str
+    label: str
+
+
+def parse_labels(text: str | None) -> list[Labelled] | None:
+    """``name=label,name2`` (a name without a label shows itself); None when not given."""
+    if not text:
+        return None
+    out = []
+    for part in (p.strip() for p in text.split(",")):
+        if part:
+            name, _, label = part.partition("=")
+            out.append(Labelled(name.strip(), label.strip() or name.strip()))
+    return out
+
+
+def method_logs(folder: Path) -> dict[str, dict[str, Path]]:
+    """Every log under ``folder`` as {dataset: {method: path}}."""
+    if not folder.is_dir():
+        raise InputError(f"no folder at {folder}: pass a folder holding DATASET/METHOD.jsonl run logs")
+    found: dict[str, dict[str, Path]] = {}
+    for sub in sorted(p for p in folder.iterdir() if p.is_dir()):
+        for path in sorted(sub.iterdir()):
+            suffix = next((s for s in LOG_SUFFIXES if path.name.endswith(s)), None)
+            if suffix and not path.name.startswith("."):
+                found.setdefault(sub.name, {})[path.name[: -len(suffix)]] = path
+    if not found:
+        raise InputError(f"{folder} holds no DATASET/METHOD.jsonl run logs")
+    return found
+
+
+def method_table(folder: Path, baseline: str, metric: str = "f1", methods: list[Labelled] | None = None,
+                 datasets: list[Labelled] | None = None, samples: int = 10_000) -> str:
+    """The markdown table: a row per method (the baseline first), a column per dataset; ``*`` marks a difference
+    whose interval excludes 0. A method without a log on a dataset shows ``-``."""
+    logs = method_logs(folder)
+    datasets = datasets or [Labelled(name, name) for name in logs]
+    for dataset in datasets:
+        if dataset.name not in logs:
+            raise InputError(f"{folder} has no dataset folder {dataset.name!r}: it has {', '.join(logs)}")
+        if baseline not in logs[dataset.name]:
+            raise InputError(f"{folder / dataset.name} has no log of the baseline {baseline!r}")
+    names = list(dict.fromkeys(m for d in datasets for m in logs[d.name]))
+    methods = methods or [Labelled(name, name) for name in [baseline] + sorted(n for n in names if n != baseline)]
+    for method in methods:
+        if not any(method.name in logs[d.name] for d in datasets):
+            raise InputError(f"no dataset folder in {folder} holds a log of {method.name!r}: it has {', '.join(names)}")
+    lines = ["| method | " + " | ".join(d.label for d in datasets) + " |", "|---|" + "---|" * len(datasets)]
+    for method in methods:
+        cells = [_cell(logs[d.name], method.name, baseline, metric, samples) for d in datasets]
+        lines.append(f"| {method.label} | " + " | ".join(cells) + " |")
+    lines += ["", f"Each cell: {metric} (n questions) and, after the baseline ({baseline}), the paired difference "
+                  "against it on the same questions [95% bootstrap interval]; * = the interval excludes 0."]
+    return "\n".join(lines)
+
+
+def _cell(logs: dict[str, Path], method: str, baseline: str, metric: str, samples: int) -> str:
+    if method not in logs:
+        return "-"
+    rows = read_rows(logs[method])
+    values = [row["metrics"].get(metric) for row in rows.values()]
+    if any(value is None for value in values):
+        raise InputError(f"{logs[method]} has rows without {metric!r}: name a metric its rows hold with --metric")
+    cell = f"{100 * sum(values) / len(values):.1f} (n={len(values)})"
+    if method != baseline:
+        d = compare_runs(read_rows(logs[baseline]), rows, [metric], samples).differences[0]
+        cell += f", {100 * d.diff:+.1f}{'*' if d.significant else ''} [{100 * d.low:+.1f}, {100 * d.high:+.1f}]"
+    return cell
