@@ -422,6 +422,11 @@ def cmd_report(args: argparse.Namespace) -> None:
         print(f"report: {args.html} ({sum(len(run.rows) for run in runs)} rows from {len(runs)} run(s); {note})")
         return
     studies = [path for path in args.runs if path.is_dir() and (path / "summary.json").is_file()]
+    if len(studies) > 1 and len(studies) == len(args.runs):  # several studies: side by side, then pooled
+        from hopkit.optimize.studies_table import studies_table
+
+        print(studies_table(studies))
+        return
     for path in args.runs:
         if path in studies:
             from hopkit.optimize.summary import read_summary, study_settings_table, summary_rows

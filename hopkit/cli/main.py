@@ -128,8 +128,9 @@ def build_parser() -> argparse.ArgumentParser:
     scale.add_argument("--out", type=Path, default=None, help="write the rows as JSON here too")
     scale.set_defaults(run=commands.cmd_bench_retrieval)
 
-    report = verbs.add_parser("report", help="the eval table of finished run logs, or an optimize study folder's "
-                                             "summary")
+    report = verbs.add_parser("report", help="the eval table of finished run logs, an optimize study folder's "
+                                             "summary, or several studies side by side (chosen vs trial 0 on "
+                                             "test, paired and pooled)")
     report.add_argument("runs", type=Path, nargs="+")
     report.add_argument("--n", type=int, default=None, help="first n rows only")
     report.add_argument("--html", type=Path, default=None,
