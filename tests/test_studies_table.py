@@ -17,8 +17,10 @@ def _study(folder, default, best, gz=False):
         text = "".join(json.dumps({"qid": f"q{i}", "metrics": {"f1": s}}) + "\n" for i, s in enumerate(scores))
         path = folder / "test" / name
         path.with_name(name + ".gz").write_bytes(gzip.compress(text.encode())) if gz else path.write_text(text)
-    summary = {"metric": "f1", "best_knobs": {"k": 4}, "dev": {"default": 0.2, "best": 0.4},
-               "lm_calls_per_question": {"test_default": 3.0, "test_best": 4.0},
+    summary = {"study": folder.name, "metric": "f1", "settings": 2, "trials": 2, "default_trial": 0, "best_trial": 3,
+               "demos": "none", "dev_n": 10, "test_n": len(best), "best_knobs": {"k": 4},
+               "dev": {"default": 0.2, "best": 0.4}, "test": {"default": 0.0, "best": 1.0}, "cache_hit_rate": 0.0,
+               "seconds_all_runs": 0.0, "lm_calls_per_question": {"test_default": 3.0, "test_best": 4.0},
                # where the run wrote its logs: the folder has moved since, and one study gzipped them
                "logs": {"test_default": "/elsewhere/test/default-0.jsonl", "test_best": "/elsewhere/test/best-3.jsonl"}}
     (folder / "summary.json").write_text(json.dumps(summary))
@@ -40,6 +42,7 @@ def test_the_report_verb_shows_several_studies_side_by_side(tmp_path, capsys):
     assert main(["report", *folders]) == 0
     out = capsys.readouterr().out
     assert "| one |" in out and "| two |" in out and "pooled over 8 test questions of 2 studies" in out
+    assert out.index("pooled over 8 test questions of 2 studies") < out.index("choice rules")  # the rules come last
 
 
 def test_a_study_without_its_test_log_says_where_it_looked(tmp_path):
@@ -47,3 +50,10 @@ def test_a_study_without_its_test_log_says_where_it_looked(tmp_path):
     (study / "test" / "best-3.jsonl").unlink()
     with pytest.raises(InputError, match="its test log best-3.jsonl is not in"):
         studies_table([study])
+
+
+def test_one_studys_summary_pairs_its_gzipped_test_logs(tmp_path, capsys):
+    study = _study(tmp_path / "archived", [0.0] * 4, [1.0] * 4, gz=True)  # a finished study keeps LOG.jsonl.gz
+    assert main(["report", str(study)]) == 0
+    out = capsys.readouterr().out
+    assert "test:" in out and "is not there" not in out

@@ -422,11 +422,6 @@ def cmd_report(args: argparse.Namespace) -> None:
         print(f"report: {args.html} ({sum(len(run.rows) for run in runs)} rows from {len(runs)} run(s); {note})")
         return
     studies = [path for path in args.runs if path.is_dir() and (path / "summary.json").is_file()]
-    if len(studies) > 1 and len(studies) == len(args.runs):  # several studies: side by side, then pooled
-        from hopkit.optimize.studies_table import studies_table
-
-        print(studies_table(studies))
-        return
     for path in args.runs:
         if path in studies:
             from hopkit.optimize.summary import read_summary, study_settings_table, summary_rows
@@ -449,9 +444,11 @@ def cmd_report(args: argparse.Namespace) -> None:
         run = load_run(path, args.n)
         label = path.stem + (f" ({run.task.name})" if run.task.name != DEFAULT_TASK else "")
         print(format_report(summarize(run.rows, [get_metric(n) for n in run.metrics], path), label))
-    if len(studies) > 1:
+    if len(studies) > 1:  # side by side on their test splits, then the choice rules across them
+        from hopkit.optimize.studies_table import studies_table
         from hopkit.optimize.summary import choice_rules_table
 
+        print(studies_table(studies))
         print(choice_rules_table(studies))
 
 

@@ -1,4 +1,5 @@
-"""Several optimize studies side by side (``hopkit report STUDY STUDY ...``): for each, the chosen setting against
+"""Several optimize studies side by side (``hopkit report STUDY STUDY ...``, before the choice rules across them):
+for each, the chosen setting against
 trial 0 (the profile's setting) on the study's test questions, paired, and the difference pooled over every study's
 test questions, resampled within each study so that no study's questions stand in for another's.
 """
@@ -13,16 +14,15 @@ from hopkit.evaluation.paired import compare_runs, read_rows, stratified_paired_
 
 
 def test_log(folder: Path, summary: dict, which: str) -> Path:
-    """A study's test log of the best or default setting, where the study's folder keeps it now (moved or gzipped
-    since the run wrote its path)."""
-    written = (summary.get("logs") or {}).get(f"test_{which}")
-    if not written:
-        raise InputError(f"{folder}: the study scored no test split (run hopkit optimize with --test)")
-    name = Path(written).name
-    for candidate in (folder / "test" / name, folder / "test" / f"{name}.gz"):
-        if candidate.is_file():
-            return candidate
-    raise InputError(f"{folder}: its test log {name} is not in {folder / 'test'}")
+    """A study's test log of the best or default setting, where the study's folder keeps it now."""
+    from hopkit.optimize.summary import study_log
+
+    path = study_log(summary, f"test_{which}", folder)
+    if path is None:
+        raise InputError(f"{folder}: the study scored no test split; run it with one (`hopkit optimize --test SPEC`)")
+    if not path.is_file():
+        raise InputError(f"{folder}: its test log {path.name} is not in {path.parent}")
+    return path
 
 
 def studies_table(folders: list[Path], samples: int = 10_000) -> str:

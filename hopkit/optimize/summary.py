@@ -196,12 +196,18 @@ def study_log(summary: dict[str, Any], key: str, folder: Path | None) -> Path | 
         return None
     path = Path(recorded)
     if not path.is_absolute():
-        return (folder or Path(".")) / path
+        return archived((folder or Path(".")) / path)
     if path.is_file() or folder is None:
         return path
     parts = path.parts
     last = max((i for i, part in enumerate(parts) if part == folder.name), default=len(parts) - 3)
-    return folder.joinpath(*parts[last + 1:])  # without the folder's name: the log's own folder and file
+    return archived(folder.joinpath(*parts[last + 1:]))  # without the folder's name: the log's own folder and file
+
+
+def archived(path: Path) -> Path:
+    """The log, or its gzipped archive (``LOG.jsonl.gz``) where a finished study keeps only that."""
+    gz = path.with_name(path.name + ".gz")
+    return gz if not path.is_file() and gz.is_file() else path
 
 
 def paired_lines(summary: dict[str, Any], folder: Path | None = None) -> list[str]:
