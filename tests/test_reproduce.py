@@ -280,3 +280,24 @@ def test_ircots_shared_grid_answers_one_retrieval_setting_at_a_time(monkeypatch,
                                                                       ".jsonl", {"knobs": knobs}),
                                progress=False, say=lambda text: None)
     assert order == [(group, example.qid) for group in (0, 1) for example in tune]
+
+
+def test_the_table_says_where_an_unfinished_study_stands(tmp_path, capsys):
+    from hopkit.cli.main import main
+
+    settings = tmp_path / "runs" / "ircot-musique" / "tune-0" / "settings"
+    settings.mkdir(parents=True)
+    for name, seconds in (("a", [40.0, 60.0]), ("b", [])):  # b: declared, no question answered yet
+        (settings / f"setting-{name}.meta.json").write_text(json.dumps({"knobs": {"k": 2}}))
+        if seconds:
+            (settings / f"setting-{name}.jsonl").write_text("".join(
+                json.dumps({"qid": f"q{i}", "metrics": {"f1": 0.0}, "cost": {"seconds": s}}) + "\n"
+                for i, s in enumerate(seconds)))
+    line = "ircot-musique, in progress: tune-0: 2 settings, 0 to 2 questions each (2 rows, median 50 s a row); " \
+           "test: not started"
+    assert main(["reproduce-table", str(tmp_path / "runs")]) == 0
+    assert capsys.readouterr().out.strip() == line  # nothing finished: no table, only where it stands
+    _run(tmp_path / "runs", "oner")
+    assert main(["reproduce-table", str(tmp_path / "runs"), "--samples", "200"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("| method |") and "| oner |" in out and out.strip().endswith(line)

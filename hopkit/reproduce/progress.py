@@ -1,0 +1,44 @@
+"""Where unfinished reproduce studies stand, read from their folders (``hopkit reproduce-table`` prints it under
+the table): the tune grid's settings and how many questions each has answered, and the test split's rows, with the
+seconds a row as the rows record them. A study is finished once its ``reproduce.json`` is written."""
+
+from __future__ import annotations
+
+import statistics
+from pathlib import Path
+
+from hopkit.evaluation.paired import read_rows
+
+
+def unfinished(folders: list[Path]) -> list[Path]:
+    """Study folders under ``folders`` (or the folders themselves) that hold a tune or test log but no
+    reproduce.json yet."""
+    candidates = [f for folder in folders for f in ([folder] if _is_study(folder) else sorted(folder.glob("*/")))]
+    return [f for f in candidates if _is_study(f) and not (f / "reproduce.json").is_file()]
+
+
+def _is_study(folder: Path) -> bool:
+    return folder.is_dir() and (any(folder.glob("tune-*/settings/*.meta.json")) or any(folder.glob("test/*.jsonl")))
+
+
+def progress_line(folder: Path) -> str:
+    parts = []
+    for tune in sorted(folder.glob("tune-*")):
+        settings = sorted((tune / "settings").glob("*.meta.json"))  # written before a setting's first row
+        logs = [log for meta in settings if (log := meta.with_name(meta.name.removesuffix(".meta.json") + ".jsonl"))
+                .is_file()]
+        answered = [len(read_rows(log)) for log in logs] + [0] * (len(settings) - len(logs))
+        if answered:
+            parts.append(f"{tune.name}: {len(settings)} settings, {min(answered)} to {max(answered)} questions each "
+                         f"({_pace(logs)})")
+    tests = sorted((folder / "test").glob("*.jsonl"))
+    parts.append(f"test: {sum(len(read_rows(log)) for log in tests)} questions ({_pace(tests)})" if tests else
+                 "test: not started")
+    return f"{folder.name}, in progress: " + "; ".join(parts)
+
+
+def _pace(logs: list[Path]) -> str:
+    seconds = [float((row.get("cost") or {}).get("seconds", 0.0)) for log in logs for row in read_rows(log).values()]
+    if not seconds:
+        return "no rows yet"
+    return f"{len(seconds)} rows, median {statistics.median(seconds):.0f} s a row"
