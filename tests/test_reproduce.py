@@ -301,3 +301,9 @@ def test_the_table_says_where_an_unfinished_study_stands(tmp_path, capsys):
     assert main(["reproduce-table", str(tmp_path / "runs"), "--samples", "200"]) == 0
     out = capsys.readouterr().out
     assert out.startswith("| method |") and "| oner |" in out and out.strip().endswith(line)
+    started = json.loads((tmp_path / "runs" / "oner" / "started.json").read_text())  # written before question 1
+    assert (started["tune_n"], started["test_n"], started["grid"]) == (4, 6, {"k": [5, 7, 9, 11, 13, 15]})
+    (settings.parent.parent / "started.json").write_text(json.dumps({"tune_n": 100, "test_n": 92, "commit": "abc"}))
+    main(["reproduce-table", str(tmp_path / "runs" / "ircot-musique")])
+    assert capsys.readouterr().out.strip() == ("ircot-musique, in progress at abc: tune-0: 2 settings, 0 to 2 of 100 "
+                                               "questions each (2 rows, median 50 s a row); test: not started")

@@ -4,10 +4,12 @@ seconds a row as the rows record them. A study is finished once its ``reproduce.
 
 from __future__ import annotations
 
+import json
 import statistics
 from pathlib import Path
 
 from hopkit.evaluation.paired import read_rows
+from hopkit.reproduce.protocol import STARTED
 
 
 def unfinished(folders: list[Path]) -> list[Path]:
@@ -22,6 +24,12 @@ def _is_study(folder: Path) -> bool:
 
 
 def progress_line(folder: Path) -> str:
+    """One line: each tune grid's settings and the questions each has answered, then the test rows, each against
+    the study's size where its ``started.json`` records it."""
+    started_path = folder / STARTED
+    started = json.loads(started_path.read_text()) if started_path.is_file() else {}
+    of_tune = f" of {started['tune_n']}" if "tune_n" in started else ""
+    of_test = f" of {started['test_n']}" if "test_n" in started else ""
     parts = []
     for tune in sorted(folder.glob("tune-*")):
         settings = sorted((tune / "settings").glob("*.meta.json"))  # written before a setting's first row
@@ -29,12 +37,13 @@ def progress_line(folder: Path) -> str:
                 .is_file()]
         answered = [len(read_rows(log)) for log in logs] + [0] * (len(settings) - len(logs))
         if answered:
-            parts.append(f"{tune.name}: {len(settings)} settings, {min(answered)} to {max(answered)} questions each "
-                         f"({_pace(logs)})")
+            parts.append(f"{tune.name}: {len(settings)} settings, {min(answered)} to {max(answered)}{of_tune} "
+                         f"questions each ({_pace(logs)})")
     tests = sorted((folder / "test").glob("*.jsonl"))
-    parts.append(f"test: {sum(len(read_rows(log)) for log in tests)} questions ({_pace(tests)})" if tests else
-                 "test: not started")
-    return f"{folder.name}, in progress: " + "; ".join(parts)
+    parts.append(f"test: {sum(len(read_rows(log)) for log in tests)}{of_test} questions ({_pace(tests)})" if tests
+                 else "test: not started")
+    code = f" at {started['commit']}" if started.get("commit") else ""
+    return f"{folder.name}, in progress{code}: " + "; ".join(parts)
 
 
 def _pace(logs: list[Path]) -> str:

@@ -62,6 +62,9 @@ class PromptSetResult:
     tune_settings: dict[str, float] = field(default_factory=dict)  # setting -> tune score
 
 
+STARTED = "started.json"
+
+
 def reproduce(request: ReproduceRequest, load: Callable[[str], Dataset], retriever_for: Callable[[Dataset], Any],
               reader: Any, train: Dataset | None, say: Callable[[str], None] = print) -> list[PromptSetResult]:
     """Run the protocol; ``retriever_for`` opens the retriever over a split's corpus (the tune and test sets may
@@ -84,6 +87,7 @@ def reproduce(request: ReproduceRequest, load: Callable[[str], Dataset], retriev
     tune_retriever = retriever_for(tune_data) if grid and method.needs_retriever else None
     test_retriever = retriever_for(test_data) if method.needs_retriever else None
     request.folder.mkdir(parents=True, exist_ok=True)
+    write_started(request, grid, picked)
     results = []
     for prompt_set in range(request.prompt_sets):
         demos = demonstration_sample(train, prompt_set)
@@ -196,6 +200,15 @@ def write_same_count_recall(log: RunLog, test: list, retriever: Any, out: Path) 
         ranked = [p.pid for p in retriever.retrieve(example.question, read)]
         recalls[row["qid"]] = {"read": read, "recall": recall_at(ranked, example.gold_pids, read)}
     out.write_text(json.dumps(recalls, indent=0))
+
+
+def write_started(request: ReproduceRequest, grid: dict[str, list[Any]], picked: dict[str, list]) -> None:
+    """``started.json``: the study's size before its first question, so that where an unfinished study stands can
+    be read against it (hopkit/reproduce/progress.py); reproduce.json replaces it as the record once it ends."""
+    (request.folder / STARTED).write_text(json.dumps({
+        "method": request.method, "grid": grid, "tune_n": len(picked["dev"]), "test_n": len(picked["test"]),
+        "prompt_sets": request.prompt_sets, "commit": _commit(), "started": time.strftime("%Y-%m-%d %H:%M")},
+        indent=2, default=str))
 
 
 def write_record(request: ReproduceRequest, grid: dict[str, list[Any]], picked: dict[str, list], tune: Dataset,
