@@ -92,3 +92,23 @@ def test_a_gzipped_finished_log_reads_as_the_log(tmp_path):
     archived.write_bytes(gzip.compress((LOGS / "ircot.jsonl").read_bytes()))
     assert read_rows(archived) == read_rows(LOGS / "ircot.jsonl")
     assert main(["losses", str(archived)]) == 0
+
+
+def test_a_sweep_builds_the_method_with_the_demonstrations_and_task_eval_would(monkeypatch, hopkit_home, tmp_path):
+    """The sweep takes eval's flags: --demos-from shows the train split's chains in the prompt and is recorded."""
+    from hopkit.data.registry import load_dataset_spec
+    from hopkit.lm.accounted import AccountedLM
+    from scripted_engine import FieldEchoEngine
+
+    engine = FieldEchoEngine(answer="Morn")
+    lm = AccountedLM("local/scripted", engine=engine, cache=False)
+    monkeypatch.setattr("hopkit.cli.components.configure_lm", lambda args: dspy.configure(lm=lm))
+    assert main(["index", "--backend", "bm25", "--dataset", "bundled:dev"]) == 0
+    assert main(["sweep", "--method", "ircot", "--knob", "k", "--values", "2,4", "--dataset", "bundled:dev", "--n",
+                 "1", "--demos-from", "bundled:train", "--out-dir", str(tmp_path), "--quiet"]) == 0
+    prompts = ["\n".join(getattr(part, "text", "") for message in request.messages for part in message.parts)
+               for request in engine.requests]
+    train = [example.question for example in load_dataset_spec("bundled:train").examples]
+    assert prompts and all(any(question in prompt for question in train) for prompt in prompts[:1])
+    metas = [json.loads(path.read_text()) for path in sorted(tmp_path.glob("*.meta.json"))]
+    assert len(metas) == 2 and all(meta["demos_from"] == "bundled:train" for meta in metas)

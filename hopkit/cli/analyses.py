@@ -109,7 +109,10 @@ def cmd_sweep(args: argparse.Namespace) -> None:
     from hopkit.evaluation.run_log import RunLog
     from hopkit.evaluation.sweep import log_path, sweep
     from hopkit.knobs import parse_knobs
+    from hopkit.programs.demo_source import load_demonstrations
     from hopkit.programs.registry import ProgramParts, check_knobs, get_method
+    from hopkit.reader.loading import open_reader
+    from hopkit.tasks import get_task, task_metrics
 
     method = get_method(args.method)
     fixed = parse_knobs(args.set)
@@ -120,13 +123,18 @@ def cmd_sweep(args: argparse.Namespace) -> None:
                 for value in values}  # a bad knob or value fails before anything loads
     dataset = components.load_dataset(args.dataset)
     examples = components.pick_questions(dataset.examples, args.n, args.questions)
+    # the parts eval builds from the same flags: demonstrations, reader and task, not the method alone
+    train, demos_from = (load_demonstrations(args.demos_from, dataset.name, args.method, args.profile)
+                         if method.uses_demos else (None, "none"))
     retriever = components.load_retriever(args, dataset) if method.needs_retriever else None
+    reader = open_reader(args.reader) if method.needs_reader else None
     components.configure_lm(args)
-    metrics = [get_metric(name) for name in ("em", "f1", "cover_em", "recall@15")]
-    parts = ProgramParts(args.method, retriever, profile=args.profile)
+    task = get_task(dataset.task)
+    metrics = [get_metric(name) for name in task_metrics(task, examples)]
+    parts = ProgramParts(args.method, retriever, reader, train, args.profile, task)
     programs = {v: parts.program(**settings[v]) for v in values}
     logs = {v: RunLog(log_path(args.out_dir, args.method, args.knob, v, args.lm),
-                      eval_meta(args, dataset.name, settings[v])) for v in values}
+                      {**eval_meta(args, dataset.name, settings[v]), "demos_from": demos_from}) for v in values}
     sweep(programs, examples, metrics, logs, progress=not args.quiet)
     wanted = {ex.qid for ex in examples}
     for value in values:
