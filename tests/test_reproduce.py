@@ -63,6 +63,7 @@ def test_the_table_pairs_each_method_with_oner_and_shows_the_papers_number(tmp_p
     assert "100.0 / 100.0 (n=6)" in oner_cot and "ΔF1 +0.0 [+0.0, +0.0] (n=6)" in oner_cot
     assert table.splitlines()[2].startswith("| oner |")  # the baseline first
     assert " a question<br>" in oner_cot and "code " in oner_cot  # seconds a question, and the commit it ran at
+    assert "<br>lost: none<br>" in oner_cot  # every answer right, so none lost at any step
     # the retrieval figure: recall at the paragraphs read against one retrieval at the same count, paired
     assert "vs one retrieval 100.0 at" in oner_cot and "+0.0 [+0.0, +0.0] (n=6)" in oner_cot
     number = paper_number("ircot", "musique")

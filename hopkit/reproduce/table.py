@@ -1,7 +1,8 @@
 """The reproduced table in the papers' layout: methods as rows, datasets as columns, each cell the test split's
 EM / F1, gold-paragraph recall at the paragraphs the method read (all of them: every method reads at most 15),
-LM calls, tokens and seconds a question, the paired F1 and recall difference against OneR chosen the same way, the
-paper's own number with the table it comes from, and the commit the study ran at.
+LM calls, tokens and seconds a question, the paired F1 and recall difference against OneR chosen the same way, where
+the wrong answers were lost (``hopkit losses``), the paper's own number with the table it comes from, and the commit
+the study ran at.
 
 A study folder is one method on one dataset (``reproduce.json``, hopkit/reproduce/protocol.py). With several prompt
 sets a cell gives their mean and standard deviation, and the difference against OneR is taken on prompt set 0.
@@ -68,9 +69,9 @@ def reproduce_table(studies: list[Study], samples: int = 10_000) -> str:
         lines.append(f"| {method} | " + " | ".join(cells) + " |")
     lines += ["", "Each cell: EM / F1 on the test split (n questions), R = gold-paragraph recall at the paragraphs "
               "read, LM calls, tokens and wall seconds a question; Δ = paired difference against OneR on the same "
-              "questions [95% bootstrap interval]; the paper's own number with its table and model; code = the "
-              "commit the study ran at. Settings chosen on the tune split by F1. Command: `hopkit reproduce-table "
-              "FOLDER ...`."]
+              "questions [95% bootstrap interval]; lost = the step each wrong answer was lost at (hopkit losses); "
+              "the paper's own number with its table and model; code = the commit the study ran at. Settings "
+              "chosen on the tune split by F1. Command: `hopkit reproduce-table FOLDER ...`."]
     return "\n".join(lines)
 
 
@@ -121,6 +122,7 @@ def _cell(study: Study | None, baseline: Study | None, samples: int) -> str:
     same = same_count_recall(study, samples)
     if same:
         parts.append(same)
+    parts.append(_lost_at(study))
     method = study.method
     if method == "ircot" and (first.get("chosen") or {}).get("answer_reader") == "direct":
         method = "ircot-direct"
@@ -129,6 +131,16 @@ def _cell(study: Study | None, baseline: Study | None, samples: int) -> str:
         parts.append(_beside_paper(study, number))
     parts.append(f"code {study.record.get('commit') or 'unrecorded'}")
     return "<br>".join(parts)
+
+
+def _lost_at(study: Study) -> str:
+    """Where the wrong answers were lost, step by step, from the test split's traces (``hopkit losses``)."""
+    from hopkit.report.losses import CAUSES, losses
+
+    counts = losses(list(study.rows().values()))
+    wrong = sum(counts[cause] for cause in CAUSES)
+    where = ", ".join(f"{cause} {counts[cause]}" for cause in CAUSES if counts[cause])
+    return f"lost: {where} (of {wrong} wrong by EM)" if wrong else "lost: none"
 
 
 def _seconds(study: Study) -> str:
