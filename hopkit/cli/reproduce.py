@@ -99,13 +99,19 @@ def cmd_reproduce(args: argparse.Namespace) -> None:
 
 
 def cmd_reproduce_table(args: argparse.Namespace) -> None:
+    from hopkit.errors import InputError
     from hopkit.reproduce.progress import progress_line, unfinished
     from hopkit.reproduce.table import read_studies, reproduce_table
 
     running = unfinished(args.folders)
-    finished = any((f / "reproduce.json").is_file() or any(f.glob("*/reproduce.json")) for f in args.folders)
-    if finished or not running:  # with no study at all, read_studies says what to pass
-        print(reproduce_table(read_studies(args.folders), samples=args.samples))
+    try:
+        studies = read_studies(args.folders)
+    except InputError:  # no finished study: say where the unfinished ones stand, or what to pass
+        if not running:
+            raise
+        studies = []
+    if studies:
+        print(reproduce_table(studies, samples=args.samples))
     for folder in running:
         print(progress_line(folder))
 

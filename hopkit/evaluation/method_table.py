@@ -66,24 +66,26 @@ def method_table(folder: Path, baseline: str, metric: str = "f1", methods: list[
     for method in methods:
         if not any(method.name in logs[d.name] for d in datasets):
             raise InputError(f"no dataset folder in {folder} holds a log of {method.name!r}: it has {', '.join(names)}")
+    wanted = {method.name for method in methods} | {baseline}
+    rows = {d.name: {m: read_rows(path) for m, path in logs[d.name].items() if m in wanted} for d in datasets}
     lines = ["| method | " + " | ".join(d.label for d in datasets) + " |", "|---|" + "---|" * len(datasets)]
     for method in methods:
-        cells = [_cell(logs[d.name], method.name, baseline, metric, samples) for d in datasets]
+        cells = [_cell(rows[d.name], method.name, baseline, metric, samples) for d in datasets]
         lines.append(f"| {method.label} | " + " | ".join(cells) + " |")
     lines += ["", f"Each cell: {metric} (n questions) and, after the baseline ({baseline}), the paired difference "
                   "against it on the same questions [95% bootstrap interval]; * = the interval excludes 0."]
     return "\n".join(lines)
 
 
-def _cell(logs: dict[str, Path], method: str, baseline: str, metric: str, samples: int) -> str:
-    if method not in logs:
+def _cell(rows: dict[str, dict[str, dict]], method: str, baseline: str, metric: str, samples: int) -> str:
+    """A method's score on one dataset (``rows``: each method's rows there, read once) and its paired difference."""
+    if method not in rows:
         return "-"
-    rows = read_rows(logs[method])
-    values = [row["metrics"].get(metric) for row in rows.values()]
+    values = [row["metrics"].get(metric) for row in rows[method].values()]
     if any(value is None for value in values):
-        raise InputError(f"{logs[method]} has rows without {metric!r}: name a metric its rows hold with --metric")
+        raise InputError(f"the {method} log has rows without {metric!r}: name a metric its rows hold with --metric")
     cell = f"{100 * sum(values) / len(values):.1f} (n={len(values)})"
     if method != baseline:
-        d = compare_runs(read_rows(logs[baseline]), rows, [metric], samples).differences[0]
+        d = compare_runs(rows[baseline], rows[method], [metric], samples).differences[0]
         cell += f", {100 * d.diff:+.1f}{'*' if d.significant else ''} [{100 * d.low:+.1f}, {100 * d.high:+.1f}]"
     return cell

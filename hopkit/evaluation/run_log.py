@@ -150,6 +150,11 @@ def parse_lines(lines: list[str]) -> tuple[list[dict], bool]:
     return rows, torn
 
 
+def row_seconds(row: dict) -> float:
+    """A row's wall seconds as the harness recorded them (0 for a row without a cost)."""
+    return float((row.get("cost") or {}).get("seconds", 0.0))
+
+
 def final_rows(rows: list[dict]) -> list[dict]:
     """One row per question, in first-seen order: its first answered row, else its last error row.
 

@@ -1,22 +1,20 @@
-"""Several optimize studies side by side (``hopkit report STUDY STUDY ...``, before the choice rules across them):
-for each, the chosen setting against
-trial 0 (the profile's setting) on the study's test questions, paired, and the difference pooled over every study's
-test questions, resampled within each study so that no study's questions stand in for another's.
+"""Several optimize studies side by side (``hopkit report STUDY STUDY ...``, before the choice rules across them): for
+each, the chosen setting against trial 0 (the profile's setting) on the study's test questions, paired, and the
+difference pooled over every study's test questions, resampled within each study so that no study's questions stand
+in for another's.
 """
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 from hopkit.errors import InputError
 from hopkit.evaluation.paired import compare_runs, read_rows, stratified_paired_bootstrap
+from hopkit.optimize.summary import read_summary, study_log
 
 
-def test_log(folder: Path, summary: dict, which: str) -> Path:
+def _test_log(folder: Path, summary: dict, which: str) -> Path:
     """A study's test log of the best or default setting, where the study's folder keeps it now."""
-    from hopkit.optimize.summary import study_log
-
     path = study_log(summary, f"test_{which}", folder)
     if path is None:
         raise InputError(f"{folder}: the study scored no test split; run it with one (`hopkit optimize --test SPEC`)")
@@ -30,10 +28,10 @@ def studies_table(folders: list[Path], samples: int = 10_000) -> str:
              "LM calls/q on test: trial 0 / chosen |", "|---|---|---|---|---|---|"]
     groups = []
     for folder in folders:
-        summary = json.loads((folder / "summary.json").read_text())
+        summary = read_summary(folder)
         metric = summary.get("metric", "f1")
-        best = read_rows(test_log(folder, summary, "best"))
-        default = read_rows(test_log(folder, summary, "default"))
+        best = read_rows(_test_log(folder, summary, "best"))
+        default = read_rows(_test_log(folder, summary, "default"))
         d = compare_runs(default, best, [metric], samples).differences[0]
         shared = [q for q in default if q in best]
         groups.append(([default[q]["metrics"][metric] for q in shared], [best[q]["metrics"][metric] for q in shared]))

@@ -42,7 +42,7 @@ def run_mode(request: GridBenchRequest, mode: str) -> dict:
     from hopkit.data.registry import load_dataset_spec
     from hopkit.evaluation.harness import evaluate
     from hopkit.evaluation.metrics import get_metric
-    from hopkit.evaluation.run_log import RunLog
+    from hopkit.evaluation.run_log import RunLog, row_seconds
     from hopkit.lm.factory import LMSpec, make_lm
     from hopkit.optimize.objective import setting_key
     from hopkit.programs.demo_source import load_demonstrations
@@ -83,7 +83,7 @@ def run_mode(request: GridBenchRequest, mode: str) -> dict:
     answers = {key: {row["qid"]: row["prediction"]["answer"] for row in found} for key, found in rows.items()}
     resumed = bool(done_before)  # this process's CPU seconds and engine counts then cover only what it answered
     if mode != "shared":  # each row's seconds are its question's own wall time, whichever run answered it
-        seconds = sum(float((row.get("cost") or {}).get("seconds", 0.0)) for found in rows.values() for row in found)
+        seconds = sum(row_seconds(row) for found in rows.values() for row in found)
     return {"mode": mode, "method": request.method, "questions": len(questions), "settings": len(settings),
             "seconds_per_question": seconds / max(len(questions), 1), "seconds": seconds,
             "cpu_seconds_per_question": None if resumed else cpu_seconds / max(len(questions), 1),

@@ -9,6 +9,7 @@ import statistics
 from pathlib import Path
 
 from hopkit.evaluation.paired import read_rows
+from hopkit.evaluation.run_log import row_seconds
 from hopkit.reproduce.protocol import STARTED
 
 
@@ -33,21 +34,20 @@ def progress_line(folder: Path) -> str:
     parts = []
     for tune in sorted(folder.glob("tune-*")):
         settings = sorted((tune / "settings").glob("*.meta.json"))  # written before a setting's first row
-        logs = [log for meta in settings if (log := meta.with_name(meta.name.removesuffix(".meta.json") + ".jsonl"))
-                .is_file()]
-        answered = [len(read_rows(log)) for log in logs] + [0] * (len(settings) - len(logs))
-        if answered:
+        logs = [meta.with_name(meta.name.removesuffix(".meta.json") + ".jsonl") for meta in settings]
+        rows = [list(read_rows(log).values()) if log.is_file() else [] for log in logs]
+        if rows:
+            answered = [len(found) for found in rows]
             parts.append(f"{tune.name}: {len(settings)} settings, {min(answered)} to {max(answered)}{of_tune} "
-                         f"questions each ({_pace(logs)})")
-    tests = sorted((folder / "test").glob("*.jsonl"))
-    parts.append(f"test: {sum(len(read_rows(log)) for log in tests)}{of_test} questions ({_pace(tests)})" if tests
-                 else "test: not started")
+                         f"questions each ({_pace(rows)})")
+    tests = [list(read_rows(log).values()) for log in sorted((folder / "test").glob("*.jsonl"))]
+    parts.append(f"test: {sum(map(len, tests))}{of_test} questions ({_pace(tests)})" if tests else "test: not started")
     code = f" at {started['commit']}" if started.get("commit") else ""
     return f"{folder.name}, in progress{code}: " + "; ".join(parts)
 
 
-def _pace(logs: list[Path]) -> str:
-    seconds = [float((row.get("cost") or {}).get("seconds", 0.0)) for log in logs for row in read_rows(log).values()]
+def _pace(logs: list[list[dict]]) -> str:
+    seconds = [row_seconds(row) for rows in logs for row in rows]
     if not seconds:
         return "no rows yet"
     return f"{len(seconds)} rows, median {statistics.median(seconds):.0f} s a row"

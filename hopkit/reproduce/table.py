@@ -12,12 +12,13 @@ from __future__ import annotations
 
 import json
 import statistics
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from hopkit.errors import InputError
 from hopkit.evaluation.paired import compare_runs, read_rows
+from hopkit.evaluation.run_log import row_seconds
 from hopkit.reproduce.paper_numbers import DATASETS, dataset_key, paper_number
 
 BASELINE = "oner"
@@ -28,6 +29,7 @@ DATASET_LABELS = {"hotpotqa": "HotpotQA", "2wiki": "2WikiMQA", "musique": "MuSiQ
 class Study:
     folder: Path
     record: dict[str, Any]
+    _rows: dict[int, dict[str, dict]] = field(default_factory=dict, repr=False, compare=False)  # read once a set
 
     @property
     def method(self) -> str:
@@ -38,7 +40,9 @@ class Study:
         return dataset_key(self.record["test"]) or self.record["test_dataset"]
 
     def rows(self, prompt_set: int = 0) -> dict[str, dict]:
-        return read_rows(self.folder / self.record["prompt_sets"][prompt_set]["test_log"])
+        if prompt_set not in self._rows:
+            self._rows[prompt_set] = read_rows(self.folder / self.record["prompt_sets"][prompt_set]["test_log"])
+        return self._rows[prompt_set]
 
     def mean(self, metric: str) -> tuple[float, float | None]:
         values = [p["test_metrics"][metric] for p in self.record["prompt_sets"]]
@@ -146,7 +150,7 @@ def _lost_at(study: Study) -> str:
 def _seconds(study: Study) -> str:
     """Mean and median wall seconds a test question: the mean carries each fresh process's first few-shot prefix
     and any work that shared the cores, the median what a question costs once the prefix is cached."""
-    seconds = [float((row.get("cost") or {}).get("seconds", 0.0)) for row in study.rows().values()]
+    seconds = [row_seconds(row) for row in study.rows().values()]
     if not seconds:
         return "- s"
     return f"{statistics.mean(seconds):.0f} s (median {statistics.median(seconds):.0f})"
