@@ -47,6 +47,10 @@ _EXPORTS = {
     "local_lm": "hopkit.api",
     "evaluate": "hopkit.api",
     "load_program": ("hopkit.optimize.saved", "load_program"),
+    # a run declared once, as ``hopkit eval`` runs it (docs/python-api.md, "A run from its spec")
+    "RunSpec": "hopkit.spec",
+    "run_eval": "hopkit.run",
+    "open_parts": "hopkit.run_parts",
     # metrics: by name (get_metric("f1"), each callable as a DSPy metric), and the string-level scores
     "get_metric": "hopkit.evaluation.metrics",
     "METRICS": "hopkit.evaluation.metrics",

@@ -7,61 +7,49 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, cast
+from typing import Any
 
 import dspy
 
 from hopkit.data.examples import Dataset
-from hopkit.knobs.knob import Profile
+from hopkit.run_parts import RunParts, open_parts
 from hopkit.spec import MECHANICS, RunSpec, run_meta
 from hopkit.tasks import DEFAULT_TASK
 
 
 @dataclass
 class BuiltRun:
+    """A spec's program and the parts it was built over."""
+
     program: dspy.Module
-    corpus: Any  # what the program's citations point into
-    task: Any  # hopkit.tasks.Task: the task the program answers
-    demos_from: str  # the demonstrations as resolved ("none": zero-shot)
-    retriever: str  # the backend, after ``auto`` chose one
-    retriever_choice: str | None  # what ``auto`` measured to choose it
+    parts: RunParts
+    method: str  # a saved program's own, else the spec's
+    profile: str
+
+    @property
+    def demos_from(self) -> str:
+        """The demonstrations as resolved ("none": zero-shot)."""
+        return self.parts.demonstrations(self.method, self.profile)[1]
 
     def recorded(self) -> dict[str, Any]:
         """What the build decided that a run log records beside the spec."""
-        return {"retriever": self.retriever, "demos_from": self.demos_from,
-                **({"retriever_choice": self.retriever_choice} if self.retriever_choice else {}),
-                **({"task": self.task.name} if self.task.name != DEFAULT_TASK else {})}
+        return self.parts.recorded(self.method, self.profile)
 
 
 def build(spec: RunSpec, dataset: Dataset | None, configure_lm: Callable[[], object] | None = None,
           api_key: str | None = None) -> BuiltRun:
-    """The spec's program, built in one pass down: the saved program it names (if any), the demonstrations, the
-    retriever and reader, the LM, then the program for its task. The LM is configured before the program is built
+    """The spec's program: the saved program it names (if any) decides method, profile, knobs and demonstrations;
+    the parts are opened over the dataset (``hopkit.run_parts``), the LM before the program is built
     (demonstrations built from chains of thought ask the LM to write their queries)."""
-    from hopkit.evaluation.retriever_choice import open_dataset_retriever
-    from hopkit.lm.factory import use_lm
     from hopkit.optimize.saved import read_saved
-    from hopkit.programs.demo_source import load_demonstrations
-    from hopkit.programs.registry import METHODS, ProgramParts
-    from hopkit.reader.loading import open_reader
-    from hopkit.tasks import get_task
 
-    lm = spec.lm_spec(api_key)
-    saved = read_saved(spec.program) if spec.program is not None else None  # it decides method, knobs and demos
-    method = METHODS[saved.method if saved else spec.method]  # a checked spec names a method
-    train, demos_from = (load_demonstrations(spec.demos_from, dataset.name if dataset else None, method.name,
-                                             spec.profile) if saved is None else (None, "the saved program's"))
-    retriever, backend, choice = (open_dataset_retriever(spec.retriever, Path(spec.index) if spec.index else None,
-                                                         spec.plaid, dataset)
-                                  if method.needs_retriever else (None, spec.retriever, None))
-    reader = open_reader(spec.reader) if method.needs_reader else None
-    configure_lm() if configure_lm else use_lm(lm)
-    task = get_task(spec.task or (dataset.task if dataset is not None else DEFAULT_TASK))
-    profile = saved.profile if saved else cast(Profile, spec.profile)  # checked with the spec
-    parts = ProgramParts(method.name, retriever, reader, train, profile, task, saved.state if saved else None)
-    program = parts.program(**(saved.knobs if saved else spec.knobs))
-    corpus = getattr(retriever.inner, "corpus", None) if retriever is not None else None
-    return BuiltRun(program, corpus or (dataset.corpus if dataset else None), task, demos_from, backend, choice)
+    saved = read_saved(spec.program) if spec.program is not None else None
+    method, profile = (saved.method, saved.profile) if saved else (spec.method, spec.profile)
+    parts = open_parts(spec, dataset, [(method, profile)], demos=saved is None, configure_lm=configure_lm,
+                       api_key=api_key)
+    program = (parts.program(method, profile, dict(saved.knobs), saved.state) if saved
+               else parts.program(method, profile))
+    return BuiltRun(program, parts, method, profile)
 
 
 def saved_labels(spec: RunSpec) -> tuple[str, str, dict[str, Any]] | None:
@@ -143,7 +131,7 @@ def run_eval(spec: RunSpec, api_key: str | None = None, progress: bool = True,
     examples = pick_questions(dataset.examples, spec.n, spec.questions)
     meta = run_meta(spec, dataset.name, saved_labels(spec))
     built = build(spec, dataset, configure_lm, api_key=api_key)
-    names = list(spec.metrics) if spec.metrics else task_metrics(built.task, examples)
+    names = list(spec.metrics) if spec.metrics else task_metrics(built.parts.task, examples)
     metrics = [get_metric(name) for name in names]
     default = runs_dir() / slug(dataset.name) / f"{slug(spec.method)}__{slug(spec.lm)}.jsonl"
     path = Path(spec.out) if spec.out else default
@@ -153,6 +141,6 @@ def run_eval(spec: RunSpec, api_key: str | None = None, progress: bool = True,
     if resumed:
         say(f"resuming {path}: {resumed} of {len(examples)} questions already done")
     report = evaluate(built.program, examples, metrics, log, threads=spec.threads, progress=progress)
-    task = built.task
+    task = built.parts.task
     title = f"{meta['method']} {dataset.name}" + (f" ({task.name})" if task.name != DEFAULT_TASK else "")
     return EvalRun(report, path, [row for row in log.rows if row["qid"] in wanted], resumed, len(examples), title)

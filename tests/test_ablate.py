@@ -73,3 +73,16 @@ def test_only_picks_declared_variants_and_the_paper_profile_runs_as_paper(script
     assert main(["ablate", "--method", "ircot", "--n", "1", "--only", "w/o everything"]) == 2
 
 
+
+
+def test_each_variant_records_the_demonstrations_its_own_profile_read(scripted, tmp_path):
+    variants = tmp_path / "variants.json"
+    variants.write_text(json.dumps([{"name": "hopkit", "method": "oner", "knobs": {"k": 3}},
+                                    {"name": "paper", "method": "oner", "knobs": {"k": 3}, "profile": "paper"}]))
+    out = tmp_path / "ablate"
+    assert main(["ablate", "--method", "oner", "--variants", str(variants), "--dataset", "bundled:dev", "--n", "1",
+                 "--retriever", "bm25", "--out", str(out), "--quiet"]) == 0
+    recorded = {name: json.loads((out / f"{name}.meta.json").read_text()) for name in ("hopkit", "paper")}
+    # OneR reads zero-shot under hopkit's profile and with the paper's few-shot reader under paper's
+    assert recorded["hopkit"]["demos_from"] == "none" and recorded["paper"]["demos_from"] == "bundled:train"
+    assert recorded["paper"]["profile"] == "paper" and recorded["paper"]["retriever"] == "bm25"

@@ -1,5 +1,5 @@
-"""One run, every door: the same scripted run through eval, optimize (one trial), ablate (one variant) and the
-Python API writes the same run metadata, the run spec that ``hopkit eval --like`` reads."""
+"""One run, every door: the same scripted run through eval, optimize (one trial), ablate (one variant), sweep (one
+value) and the Python API writes the same run metadata, the run spec that ``hopkit eval --like`` reads."""
 
 import json
 
@@ -35,6 +35,8 @@ def test_eval_optimize_ablate_and_the_api_record_the_same_run(tmp_path, hopkit_h
                  "--out", str(tmp_path / "study"), *lm]) == 0
     assert main(["ablate", "--method", "oner", "--variants", "base:k=3", "--dataset", "bundled:dev", "--n", "2",
                  "--retriever", "bm25", "--quiet", "--out", str(tmp_path / "ablate"), *lm]) == 0
+    assert main(["sweep", "--method", "oner", "--knob", "k", "--values", "3", "--dataset", "bundled:dev", "--n", "2",
+                 "--retriever", "bm25", "--quiet", "--out-dir", str(tmp_path / "sweep"), *lm]) == 0
     dspy.configure(lm=dspy.LM("openai/scripted", api_base=base, api_key="none", cache=False))
     data = hopkit.load_dataset("bundled:dev")
     hopkit.evaluate(hopkit.OneR(hopkit.BM25(data.corpus), k=3), data, n=2, out=tmp_path / "api.jsonl", progress=False)
@@ -42,8 +44,14 @@ def test_eval_optimize_ablate_and_the_api_record_the_same_run(tmp_path, hopkit_h
     doors = {"eval": _comparable(tmp_path / "eval.meta.json"),
              "optimize": _comparable(next((tmp_path / "study" / "settings").glob("setting-*.meta.json"))),
              "ablate": _comparable(tmp_path / "ablate" / "base.meta.json"),
+             "sweep": _comparable(next((tmp_path / "sweep").rglob("*.meta.json"))),
              "api": _comparable(tmp_path / "api.meta.json")}
     assert doors["eval"]["knobs"] == {"k": 3} and doors["eval"]["spec"]["method"] == "oner"
     for door, meta in doors.items():
         assert meta == doors["eval"], (door, {k: (v, doors["eval"]["spec"].get(k)) for k, v in meta["spec"].items() if v != doors["eval"]["spec"].get(k)})
+    # the doors that open their parts from the flags resolve the demonstrations the same way
+    demos = {door: json.loads(path.read_text())["demos_from"] for door, path in (
+        ("eval", tmp_path / "eval.meta.json"), ("ablate", tmp_path / "ablate" / "base.meta.json"),
+        ("sweep", next((tmp_path / "sweep").rglob("*.meta.json"))))}
+    assert len(set(demos.values())) == 1, demos
     server.shutdown()

@@ -11,10 +11,8 @@ from hopkit.cli.components import (
     add_retrieval_flags,
     configure_lm,
     load_dataset,
-    load_retriever,
     parse_knobs,
     pick_questions,
-    retriever_choice,
 )
 from hopkit.cli.study_file import add_study_file_flag, apply_study_file
 from hopkit.knobs import PROFILES
@@ -57,11 +55,10 @@ def cmd_ablate(args: argparse.Namespace) -> None:
     from hopkit.evaluation.ablation import run_ablation, write_outputs
     from hopkit.evaluation.metrics import get_metric
     from hopkit.knobs import KNOBS, check_profile
-    from hopkit.programs.demo_source import load_demonstrations, resolve_demos_from
-    from hopkit.programs.registry import ProgramParts, ablations, check_knobs, get_method, task_knobs
-    from hopkit.reader.loading import open_reader
+    from hopkit.programs.registry import ablations, check_knobs, get_method, task_knobs
+    from hopkit.run_parts import open_parts
     from hopkit.spec import MECHANICS, run_meta
-    from hopkit.tasks import DEFAULT_TASK, get_task
+    from hopkit.tasks import get_task, task_metrics
     from hopkit.variants import parse_variants, select
 
     variants = parse_variants(args.variants, args.method) if args.variants else ablations(args.method)
@@ -70,45 +67,32 @@ def cmd_ablate(args: argparse.Namespace) -> None:
     fixed = parse_knobs(args.set)
     dataset = load_dataset(args.dataset)
     task = get_task(args.task or dataset.task)
-    methods = {v.method: get_method(v.method) for v in variants}
     settings = {}
     for variant in variants:  # every variant's knobs are checked before anything runs
-        group = KNOBS.get(methods[variant.method].knob_group or "", {})
+        group = KNOBS.get(get_method(variant.method).knob_group or "", {})
         wanted = {**{k: v for k, v in fixed.items() if k in group}, **variant.knobs}
         check_profile(variant.profile or args.profile)
         settings[variant.name] = check_knobs(variant.method, task_knobs(variant.method, task, wanted))
     examples = pick_questions(dataset.examples, args.n, args.questions)
-    from hopkit.tasks import task_metrics
-
     metrics = [get_metric(name) for name in (args.metrics.split(",") if args.metrics else task_metrics(task, examples))]
-    retriever = load_retriever(args, dataset) if any(m.needs_retriever for m in methods.values()) else None
-    reader = open_reader(args.reader) if any(m.needs_reader for m in methods.values()) else None
-    # each method's demonstrations: auto may differ by method on a real dataset (hopkit/programs/demo_source.py)
-    profiles = {(v.method, v.profile or args.profile) for v in variants}
-    demos = {(name, profile): load_demonstrations(args.demos_from, dataset.name, name, profile)
-             for name, profile in sorted(profiles) if methods[name].uses_demos}
-    recorded = {name: demos[(name, profile)][1] if (name, profile) in demos else resolve_demos_from(
-        args.demos_from, dataset.name, name, profile) or "none" for name, profile in profiles}
-    configure_lm(args)
+    base = replace(spec_from_flags(args), out=None)
+    # one retriever, reader and LM for every variant; each method and profile its own demonstrations (auto may
+    # differ by method on a real dataset: hopkit/programs/demo_source.py)
+    parts = open_parts(base, dataset, [(v.method, v.profile or args.profile) for v in variants],
+                       configure_lm=lambda: configure_lm(args))
 
     def build(variant):
-        profile = variant.profile or args.profile
-        train = demos[(variant.method, profile)][0] if methods[variant.method].uses_demos else None
-        return ProgramParts(variant.method, retriever, reader, train, profile, task).program(**settings[variant.name])
-
-    folder = args.out or runs_dir() / "ablate" / slug(dataset.name) / f"{slug(args.method)}__{slug(args.lm)}"
-    base = replace(spec_from_flags(args), out=None)
+        return parts.program(variant.method, variant.profile or args.profile, settings[variant.name])
 
     def meta_for(variant):  # the run spec each variant ran, as eval records its own
-        spec = replace(base, method=variant.method, profile=variant.profile or args.profile,
-                       knobs=settings[variant.name])
-        return {**run_meta(spec, dataset.name), "retriever": args.retriever, "demos_from": recorded[variant.method],
-                "fixed_knobs": fixed, **({"task": task.name} if task.name != DEFAULT_TASK else {}),
-                **retriever_choice(args)}
+        profile = variant.profile or args.profile
+        spec = replace(base, method=variant.method, profile=profile, knobs=settings[variant.name])
+        return {**run_meta(spec, dataset.name), **parts.recorded(variant.method, profile), "fixed_knobs": fixed}
 
+    folder = args.out or runs_dir() / "ablate" / slug(dataset.name) / f"{slug(args.method)}__{slug(args.lm)}"
     results = run_ablation(variants, build, examples, metrics, Path(folder), meta_for, args.threads, not args.quiet,
                            mechanics=MECHANICS)
-    title = (f"{args.method} ablations on {dataset.name} ({task.name}; n = {len(examples)}, {args.retriever}, "
+    title = (f"{args.method} ablations on {dataset.name} ({task.name}; n = {len(examples)}, {parts.backend}, "
              f"{args.lm})")
     chart = args.chart_metric if args.chart_metric in [m.name for m in metrics] else metrics[0].name
     written = write_outputs(results, metrics, Path(folder), title, chart)

@@ -102,19 +102,20 @@ def cmd_replay(args: argparse.Namespace) -> None:
 
 
 def cmd_sweep(args: argparse.Namespace) -> None:
-    from hopkit.cli.commands import eval_meta
+    from dataclasses import replace
+
+    from hopkit.cli.run_spec import spec_from_flags
     from hopkit.errors import InputError
     from hopkit.evaluation.harness import format_report, summarize
     from hopkit.evaluation.metrics import get_metric
     from hopkit.evaluation.run_log import RunLog
     from hopkit.evaluation.sweep import log_path, sweep
     from hopkit.knobs import parse_knobs
-    from hopkit.programs.demo_source import load_demonstrations
-    from hopkit.programs.registry import ProgramParts, check_knobs, get_method
-    from hopkit.reader.loading import open_reader
-    from hopkit.tasks import get_task, task_metrics
+    from hopkit.programs.registry import check_knobs
+    from hopkit.run_parts import open_parts
+    from hopkit.spec import run_meta
+    from hopkit.tasks import task_metrics
 
-    method = get_method(args.method)
     fixed = parse_knobs(args.set)
     values = [v.strip() for v in args.values.split(",") if v.strip()]
     if not values:
@@ -123,18 +124,13 @@ def cmd_sweep(args: argparse.Namespace) -> None:
                 for value in values}  # a bad knob or value fails before anything loads
     dataset = components.load_dataset(args.dataset)
     examples = components.pick_questions(dataset.examples, args.n, args.questions)
-    # the parts eval builds from the same flags: demonstrations, reader and task, not the method alone
-    train, demos_from = (load_demonstrations(args.demos_from, dataset.name, args.method, args.profile)
-                         if method.uses_demos else (None, "none"))
-    retriever = components.load_retriever(args, dataset) if method.needs_retriever else None
-    reader = open_reader(args.reader) if method.needs_reader else None
-    components.configure_lm(args)
-    task = get_task(dataset.task)
-    metrics = [get_metric(name) for name in task_metrics(task, examples)]
-    parts = ProgramParts(args.method, retriever, reader, train, args.profile, task)
-    programs = {v: parts.program(**settings[v]) for v in values}
+    spec = replace(spec_from_flags(args), out=None)
+    parts = open_parts(spec, dataset, configure_lm=lambda: components.configure_lm(args))  # the parts eval opens
+    metrics = [get_metric(name) for name in task_metrics(parts.task, examples)]
+    programs = {v: parts.program(knobs=settings[v]) for v in values}
     logs = {v: RunLog(log_path(args.out_dir, args.method, args.knob, v, args.lm),
-                      {**eval_meta(args, dataset.name, settings[v]), "demos_from": demos_from}) for v in values}
+                      {**run_meta(replace(spec, knobs=settings[v]), dataset.name), **parts.recorded()})
+            for v in values}
     sweep(programs, examples, metrics, logs, progress=not args.quiet)
     wanted = {ex.qid for ex in examples}
     for value in values:

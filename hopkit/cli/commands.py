@@ -133,15 +133,12 @@ def cmd_models(args: argparse.Namespace) -> None:
 
 def _program(args: argparse.Namespace, dataset, configure_lm: Callable[[], object]) -> tuple[dspy.Module, object]:
     """The program the flags describe and the corpus its citations point into (``hopkit.run.build`` on the flags'
-    run spec); what ``auto`` chose goes back into ``args`` for the command to print and record."""
+    run spec)."""
     from hopkit.cli.run_spec import spec_from_flags
     from hopkit.run import build
 
     built = build(spec_from_flags(args).checked(), dataset, configure_lm)
-    args.demos_resolved, args.retriever = built.demos_from, built.retriever
-    if built.retriever_choice:
-        args.retriever_choice = built.retriever_choice
-    return built.program, built.corpus
+    return built.program, built.parts.corpus
 
 
 def _print_answer(question: str | None, prediction: dspy.Prediction, corpus, gold: list[str] | None = None) -> None:
@@ -271,6 +268,8 @@ def optimize_spec(args: argparse.Namespace, fixed: dict, n_dev: int) -> RunSpec:
 
 
 def cmd_optimize(args: argparse.Namespace) -> None:
+    from dataclasses import replace
+
     from hopkit.cli.study_file import apply_study_file
 
     apply_study_file(args, required=("method",))
@@ -288,7 +287,7 @@ def cmd_optimize(args: argparse.Namespace) -> None:
     from hopkit.optimize.search_space import search_space
     from hopkit.optimize.study import check_storage, make_pruner, sqlite_url
     from hopkit.programs.registry import check_knobs, get_method
-    from hopkit.reader.loading import open_reader
+    from hopkit.run_parts import open_parts
 
     try:
         check_budget(args.trials, args.demos, args.demo_threshold)
@@ -316,9 +315,9 @@ def cmd_optimize(args: argparse.Namespace) -> None:
     folder = args.out or runs_dir() / "optimize" / study
     storage = args.storage or sqlite_url(folder / "study.db")
     check_storage(storage)
-    retriever = load_retriever(args, dev) if method.needs_retriever else None
-    reader = open_reader(args.reader) if method.needs_reader else None
-    configure_lm(args)
+    run_spec = optimize_spec(args, fixed, len(picked["dev"]))
+    # the retriever, reader and LM eval opens from the same flags; the demonstrations are the study's own
+    parts = open_parts(run_spec, dev, demos=False, configure_lm=lambda: configure_lm(args))
     request = OptimizeRequest(
         method=args.method, metric=metric,
         splits=Splits(train, picked["dev"], dev.name, test=picked["test"], train_n=args.n_train),
@@ -327,13 +326,13 @@ def cmd_optimize(args: argparse.Namespace) -> None:
         pruning=PruningSettings(args.pruner, args.slices, args.prune_startup, args.max_calls_per_question,
                                 args.unpruned_check),
         profile=args.profile, objectives=objectives, fixed=fixed, params=params, choose=args.choose, seed=args.seed,
-        threads=args.threads, progress=not args.quiet, run_spec=optimize_spec(args, fixed, len(picked["dev"])))
+        threads=args.threads, progress=not args.quiet, run_spec=replace(run_spec, retriever=parts.backend))
     if args.quiet:  # optuna's own log says each trial at INFO
         import optuna
 
         optuna.logging.set_verbosity(optuna.logging.WARNING)
     try:
-        result = optimize(request, retriever, reader)
+        result = optimize(request, parts.retriever, parts.reader)
     except ValueError as error:
         raise InputError(str(error)) from None
     before = f"{result.default_value:.4f}" if result.default_value is not None else "n/a"
