@@ -5,7 +5,7 @@ Nothing here reads the command line; ``hopkit eval`` turns its flags into a ``Ru
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -45,6 +45,8 @@ def build(spec: RunSpec, dataset: Dataset | None, configure_lm: Callable[[], obj
 
     saved = read_saved(spec.program) if spec.program is not None else None
     method, profile = (saved.method, saved.profile) if saved else (spec.method, spec.profile)
+    if saved and saved.task and spec.task is None:  # the task its study answered, unless the run names another
+        spec = replace(spec, task=saved.task)
     parts = open_parts(spec, dataset, [(method, profile)], demos=saved is None, configure_lm=configure_lm,
                        api_key=api_key)
     program = (parts.program(method, profile, dict(saved.knobs), saved.state) if saved

@@ -109,12 +109,16 @@ def no_statements(trace: dict) -> dict[str, str]:
     return {}
 
 
+# the attribute a TaskProgram holds its method's program in: DSPy names the inner predictors "program.NAME"
+TASK_INNER = "program"
+
+
 class TaskProgram(dspy.Module):
     """A program answering in a task's form: its answer steps reworded, its answer made canonical."""
 
     def __init__(self, program: dspy.Module, task: Task, statements: Statements = no_statements) -> None:
         super().__init__()
-        self.program, self.task, self.statements = program, task, statements
+        self.program, self.task, self.statements = program, task, statements  # self.program: TASK_INNER
         reword(program, task)
 
     def forward(self, question: str) -> dspy.Prediction:
@@ -158,6 +162,12 @@ def apply_task(program: dspy.Module, task: str | Task, statements: Statements = 
     """The program answering in the task's form; ``statements``: the method's other statements of its answer."""
     task = get_task(task) if isinstance(task, str) else task
     return program if task.name == DEFAULT_TASK else TaskProgram(program, task, statements)
+
+
+def tuned_metric(task: Task) -> str:
+    """What an optimizer tunes for the task unless told: F1, graded and the papers' headline, where the task scores
+    it; else the task's first metric (label accuracy for claims, ROUGE-L for long answers)."""
+    return "f1" if "f1" in task.metrics else task.metrics[0]
 
 
 def task_metrics(task: Task, examples: list) -> list[str]:

@@ -288,6 +288,7 @@ def cmd_optimize(args: argparse.Namespace) -> None:
     from hopkit.optimize.study import check_storage, make_pruner, sqlite_url
     from hopkit.programs.registry import check_knobs, get_method
     from hopkit.run_parts import open_parts
+    from hopkit.tasks import get_task, tuned_metric
 
     try:
         check_budget(args.trials, args.demos, args.demo_threshold)
@@ -296,27 +297,31 @@ def cmd_optimize(args: argparse.Namespace) -> None:
     except ValueError as error:
         raise InputError(str(error)) from None
     method = get_method(args.method)
-    metric = get_metric(args.metric)
+    if args.metric is not None:
+        get_metric(args.metric)  # an unknown name is refused before anything loads
     params = [p.strip() for p in args.params.split(",")] if args.params else None
     fixed = check_knobs(args.method, parse_knobs(args.set))  # bad knobs fail here, before anything loads
     search_space(args.method, params, fixed)
     objectives = ["metric"]
     if args.objectives:
         names = [n.strip() for n in args.objectives.split(",") if n.strip()]
-        if names[0] != args.metric:
+        if args.metric is not None and names[0] != args.metric:
             raise InputError(f"--objectives must start with the metric ({args.metric}), e.g. {args.metric},lm_calls")
+        args.metric = names[0]
         objectives += names[1:]
     from hopkit.optimize.splits import load_splits
 
     train, dev, picked = load_splits(
         args.train or f"{args.dataset}:train" if (args.demos != "none" or method.uses_demos) else None,
         args.dev or f"{args.dataset}:dev", args.test, load_dataset, n_dev=args.n_dev, n_test=args.n_test)
-    study = args.study or slug(f"{args.method}-{dev.name}-{args.metric}-{args.demos}-{args.lm}")
+    task = get_task(args.task or dev.task)
+    metric = get_metric(args.metric or tuned_metric(task))
+    study = args.study or slug(f"{args.method}-{dev.name}-{metric.name}-{args.demos}-{args.lm}")
     folder = args.out or runs_dir() / "optimize" / study
     storage = args.storage or sqlite_url(folder / "study.db")
     check_storage(storage)
     run_spec = optimize_spec(args, fixed, len(picked["dev"]))
-    # the retriever, reader and LM eval opens from the same flags; the demonstrations are the study's own
+    # the retriever, reader, LM and task eval opens from the same flags; the demonstrations are the study's own
     parts = open_parts(run_spec, dev, demos=False, configure_lm=lambda: configure_lm(args))
     request = OptimizeRequest(
         method=args.method, metric=metric,
@@ -326,7 +331,8 @@ def cmd_optimize(args: argparse.Namespace) -> None:
         pruning=PruningSettings(args.pruner, args.slices, args.prune_startup, args.max_calls_per_question,
                                 args.unpruned_check),
         profile=args.profile, objectives=objectives, fixed=fixed, params=params, choose=args.choose, seed=args.seed,
-        threads=args.threads, progress=not args.quiet, run_spec=replace(run_spec, retriever=parts.backend))
+        threads=args.threads, progress=not args.quiet, run_spec=replace(run_spec, retriever=parts.backend),
+        task=parts.task)
     if args.quiet:  # optuna's own log says each trial at INFO
         import optuna
 
@@ -337,13 +343,13 @@ def cmd_optimize(args: argparse.Namespace) -> None:
         raise InputError(str(error)) from None
     before = f"{result.default_value:.4f}" if result.default_value is not None else "n/a"
     print(f"trials: {result.trials} ({result.settings} distinct settings); "
-          f"{args.metric} on dev: trial 0 ({args.profile} profile) {before} -> best {result.best_value:.4f}")
+          f"{metric.name} on dev: trial 0 ({args.profile} profile) {before} -> best {result.best_value:.4f}")
     print(f"best knobs: {result.knobs}")
     if result.test_scores:
-        default = result.test_default_scores.get(args.metric)
+        default = result.test_default_scores.get(metric.name)
         before = "n/a" if default is None else f"{default:.4f}"
-        print(f"{args.metric} on test: trial 0 ({args.profile} profile) {before} -> "
-              f"best {result.test_scores[args.metric]:.4f}")
+        print(f"{metric.name} on test: trial 0 ({args.profile} profile) {before} -> "
+              f"best {result.test_scores[metric.name]:.4f}")
     calls = ", ".join(f"{where} {value:.2f}" for where, value in result.calls_per_question.items())
     print(f"LM calls per question: {calls}")
     for point in result.pareto:

@@ -18,6 +18,7 @@ from hopkit.retrieval.colbert.torch_kmeans import KMEANS_BACKENDS
 # run's components other than the LM (the keys of the flags ``hopkit eval`` has for them)
 def optimize_file_settings() -> tuple[FileSetting, ...]:
     from hopkit.cli.components import add_retrieval_flags
+    from hopkit.tasks import TASKS
 
     return (
         FileSetting("n_train", int, 20, "training questions the teleprompter may use"),
@@ -37,6 +38,8 @@ def optimize_file_settings() -> tuple[FileSetting, ...]:
         FileSetting("storage", str, None, "optuna storage URL (default: SQLite in the study folder)"),
         FileSetting("study", str, None, "study name (default from method, dataset, metric, demos and LM)"),
         FileSetting("quiet", bool, False, "no progress bars"),
+        FileSetting("task", str, None, "the task every trial answers, as eval answers it (default: the dev split's)",
+                    tuple(TASKS)),
         *flags_as_file_settings(add_retrieval_flags, leave_out=("demos_from",)),  # the train split gives the demos
     )
 
@@ -221,7 +224,8 @@ def build_parser() -> argparse.ArgumentParser:
                      "<dataset>:dev)")
     opt.add_argument("--test", default=None, help="test split spec, never seen by the study, scored once with "
                      "trial 0 and the best setting, e.g. 'SPEC[51-100]' (optional); overlapping splits are refused")
-    opt.add_argument("--metric", default="f1")
+    opt.add_argument("--metric", default=None, help="the metric tuned (default: f1, or the task's own where it has "
+                                                    "no f1: label_acc for fact-check, rouge_l for long-form)")
     opt.add_argument("--demos", default="bootstrap", choices=["bootstrap", "mipro", "labeled", "none"])
     opt.add_argument("--demo-threshold", type=float, default=1.0,
                      help="metric score a training trace must reach to become a demonstration (default 1.0: "

@@ -45,6 +45,7 @@ from hopkit.optimize.summary import cost_front, plot_cost_front, save_plots
 from hopkit.programs.registry import ProgramParts
 from hopkit.reader.protocol import Reader
 from hopkit.retrieval.protocol import Retriever
+from hopkit.tasks import DEFAULT_TASK, Task
 
 
 @dataclass(frozen=True)
@@ -111,6 +112,7 @@ class OptimizeRequest:
     # the run spec of the study's runs (the LM, retriever, profile, fixed knobs): each setting's log records it with
     # its own knobs, as eval records a run (None: the knobs alone)
     run_spec: Any = None
+    task: Task | None = None  # the task every trial's program answers, as eval's does (None: the method's own answer)
 
 
 def _spec_meta(request: OptimizeRequest, dev_name: str) -> dict[str, Any]:
@@ -163,7 +165,8 @@ def optimize(request: OptimizeRequest, retriever: Retriever | None, reader: Read
                          compiled_demos=request.demos.teleprompter != "none")
     defaults = profile_defaults(space, request.profile, reader)
 
-    parts = ProgramParts(request.method, retriever, reader, splits.train, request.profile, fixed=request.fixed)
+    parts = ProgramParts(request.method, retriever, reader, splits.train, request.profile, request.task,
+                         fixed=request.fixed)
 
     def base(knobs: dict[str, Any], state: dict[str, Any] | None = None) -> dspy.Module:
         return parts.program(state=state, **knobs)
@@ -252,7 +255,8 @@ def optimize(request: OptimizeRequest, retriever: Retriever | None, reader: Read
         study=place.name, storage=place.storage, best_trial=best.number,
         before=paper_trial.values[0] if paper_trial else None, after=best.values[0], test=test_scores,
         test_paper=test_paper,
-        objectives=list(request.objectives), profile=request.profile, demo_sources=sources)
+        objectives=list(request.objectives), profile=request.profile, demo_sources=sources,
+        **({"task": request.task.name} if request.task and request.task.name != DEFAULT_TASK else {}))
     plots = save_plots(study, place.folder / "plots", request.metric.name,
                        [request.metric.name, *request.objectives[1:]])
     front = cost_front(study)

@@ -67,6 +67,7 @@ class SavedProgram:
     knobs: dict[str, Any]
     profile: Profile
     state: dict[str, Any]
+    task: str | None = None  # the task the study's programs answered, where it was not the dataset's default
 
 
 def read_saved(folder: Path | str) -> SavedProgram:
@@ -76,11 +77,16 @@ def read_saved(folder: Path | str) -> SavedProgram:
     method = get_method(manifest["method"])
     knobs = check_values(method.knob_group or "", dict(manifest["knobs"]), owner=f"{folder} ({method.name})")
     # a program saved before profiles existed was built on hopkit's defaults
-    return SavedProgram(method.name, knobs, manifest.get("profile", "hopkit"), json.loads((folder / STATE).read_text()))
+    return SavedProgram(method.name, knobs, manifest.get("profile", "hopkit"), json.loads((folder / STATE).read_text()),
+                        manifest.get("task"))
 
 
 def load_program(folder: Path | str, retriever: Retriever | None = None, reader: Reader | None = None) -> dspy.Module:
-    """The saved program over the given retriever and reader, with its knobs, demos and instructions."""
+    """The saved program over the given retriever and reader, with its knobs, demos and instructions, answering the
+    task its study answered."""
+    from hopkit.tasks import get_task
+
     saved = read_saved(folder)
-    return ProgramParts(saved.method, retriever, reader, profile=saved.profile, state=saved.state).program(
-        **saved.knobs)
+    task = get_task(saved.task) if saved.task else None
+    return ProgramParts(saved.method, retriever, reader, profile=saved.profile, task=task,
+                        state=saved.state).program(**saved.knobs)

@@ -24,7 +24,7 @@ from hopkit.programs.tree_of_reviews import method as tree_of_reviews
 from hopkit.programs.views import NO_VIEWS, TraceViews
 from hopkit.reader.protocol import Reader
 from hopkit.retrieval.protocol import Retriever
-from hopkit.tasks import DEFAULT_TASK, Task, apply_task
+from hopkit.tasks import DEFAULT_TASK, TASK_INNER, Task, apply_task
 from hopkit.variants import Variant
 
 # each method's folder declares its registry entries and its papers' ablations (hopkit/programs/<m>/method.py)
@@ -95,12 +95,18 @@ def build_program(name: str, retriever: Retriever | None = None, reader: Reader 
         raise InputError(f"method {name!r} needs a reader")
     program = method.build(retriever, reader, of_task_kind(train, task) if task else train, profile=profile, **checked)
     for predictor_name, predictor in program.named_predictors() if state else ():
-        saved = (state or {}).get(predictor_name)
+        saved = saved_predictor(state or {}, predictor_name)
         theirs = [f.get("prefix", "") for f in (saved or {}).get("signature", {}).get("fields", [])]
         mine = [f.json_schema_extra.get("prefix", "") for f in predictor.signature.fields.values()]
         if saved and (not theirs or theirs == mine):
             predictor.load_state(saved)
     return apply_task(program, task, method.views.statements) if task else program
+
+
+def saved_predictor(state: dict[str, Any], name: str) -> Any:
+    """A predictor's saved state, whether it was dumped from the method's program or from that program answering a
+    task (``hopkit.tasks.TaskProgram`` holds it as ``program``, so DSPy names its predictors ``program.NAME``)."""
+    return state.get(name, state.get(f"{TASK_INNER}.{name}"))
 
 
 @dataclass(frozen=True)
