@@ -305,8 +305,11 @@ def cmd_optimize(args: argparse.Namespace) -> None:
     objectives = ["metric"]
     if args.objectives:
         names = [n.strip() for n in args.objectives.split(",") if n.strip()]
-        if args.metric is not None and names[0] != args.metric:
-            raise InputError(f"--objectives must start with the metric ({args.metric}), e.g. {args.metric},lm_calls")
+        from hopkit.evaluation.metrics import METRICS
+
+        if names[0] != (args.metric or names[0]) or names[0] not in METRICS:
+            first = args.metric or "f1"
+            raise InputError(f"--objectives must start with the metric ({first}), e.g. {first},lm_calls")
         args.metric = names[0]
         objectives += names[1:]
     from hopkit.optimize.splits import load_splits
