@@ -294,8 +294,8 @@ def test_the_table_says_where_an_unfinished_study_stands(tmp_path, capsys):
             (settings / f"setting-{name}.jsonl").write_text("".join(
                 json.dumps({"qid": f"q{i}", "metrics": {"f1": 0.0}, "cost": {"seconds": s}}) + "\n"
                 for i, s in enumerate(seconds)))
-    line = "ircot-musique, in progress: tune-0: 2 settings, 0 to 2 questions each (2 rows, median 50 s a row); " \
-           "test: not started"
+    line = "ircot-musique, in progress: tune-0: 2 settings, 0 to 2 questions each (answered: k=2 2; not started: 1; " \
+           "2 rows, median 50 s a row); test: not started"
     assert main(["reproduce-table", str(tmp_path / "runs")]) == 0
     assert capsys.readouterr().out.strip() == line  # nothing finished: no table, only where it stands
     _run(tmp_path / "runs", "oner")
@@ -307,4 +307,5 @@ def test_the_table_says_where_an_unfinished_study_stands(tmp_path, capsys):
     (settings.parent.parent / "started.json").write_text(json.dumps({"tune_n": 100, "test_n": 92, "commit": "abc"}))
     main(["reproduce-table", str(tmp_path / "runs" / "ircot-musique")])
     assert capsys.readouterr().out.strip() == ("ircot-musique, in progress at abc: tune-0: 2 settings, 0 to 2 of 100 "
-                                               "questions each (2 rows, median 50 s a row); test: not started")
+                                               "questions each (answered: k=2 2; not started: 1; 2 rows, median 50 s "
+                                               "a row); test: not started")

@@ -1,6 +1,7 @@
 """Where unfinished reproduce studies stand, read from their folders (``hopkit reproduce-table`` prints it under
-the table): the tune grid's settings and how many questions each has answered, and the test split's rows, with the
-seconds a row as the rows record them. A study is finished once its ``reproduce.json`` is written."""
+the table): the tune grid's settings and how many questions each has answered, by its knobs (a shared grid answers
+one group of settings after another), and the test split's rows, with the seconds a row as the rows record them.
+A study is finished once its ``reproduce.json`` is written."""
 
 from __future__ import annotations
 
@@ -38,12 +39,20 @@ def progress_line(folder: Path) -> str:
         rows = [list(read_rows(log).values()) if log.is_file() else [] for log in logs]
         if rows:
             answered = [len(found) for found in rows]
+            begun = [f"{_label(meta)} {count}" for meta, count in zip(settings, answered, strict=True) if count]
+            waiting = f"; not started: {answered.count(0)}" if 0 in answered else ""
             parts.append(f"{tune.name}: {len(settings)} settings, {min(answered)} to {max(answered)}{of_tune} "
-                         f"questions each ({_pace(rows)})")
+                         f"questions each (answered: {', '.join(begun) or 'none'}{waiting}; {_pace(rows)})")
     tests = [list(read_rows(log).values()) for log in sorted((folder / "test").glob("*.jsonl"))]
     parts.append(f"test: {sum(map(len, tests))}{of_test} questions ({_pace(tests)})" if tests else "test: not started")
     code = f" at {started['commit']}" if started.get("commit") else ""
     return f"{folder.name}, in progress{code}: " + "; ".join(parts)
+
+
+def _label(meta: Path) -> str:
+    """A setting by its knobs, e.g. ``answer_reader=cot k=2``."""
+    knobs = json.loads(meta.read_text()).get("knobs") or {}
+    return " ".join(f"{name}={value}" for name, value in sorted(knobs.items())) or meta.stem
 
 
 def _pace(logs: list[list[dict]]) -> str:
