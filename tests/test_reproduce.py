@@ -309,3 +309,33 @@ def test_the_table_says_where_an_unfinished_study_stands(tmp_path, capsys):
     assert capsys.readouterr().out.strip() == ("ircot-musique, in progress at abc: tune-0: 2 settings, 0 to 2 of 100 "
                                                "questions each (answered: k=2 2; not started: 1; 2 rows, median 50 s "
                                                "a row); test: not started")
+
+
+def test_a_reproduce_log_records_its_run_spec_and_eval_like_reruns_the_chosen_setting(tmp_path, hopkit_home):
+    """The test log and every tune setting's log carry the run spec eval writes, on their own split and knobs, so
+    ``hopkit eval --like`` reruns the setting the tune split chose on the same test questions."""
+    from hopkit.cli.main import main
+    from hopkit.spec import from_log
+    from lm_servers import scripted_lm_server
+
+    server = scripted_lm_server()
+    lm = ["--lm", "openai/scripted", "--api-base", f"http://127.0.0.1:{server.server_address[1]}/v1", "--no-cache"]
+    assert main(["index", "--backend", "bm25", "--dataset", "bundled:dev"]) == 0
+    folder = tmp_path / "oner-bundled"
+    assert main(["reproduce", "oner", "--tune", "bundled:dev[1-2]", "--test", "bundled:dev[3-4]", "--demos-from",
+                 "none", "--retriever", "bm25", "--quiet", "--out", str(folder), *lm]) == 0
+    chosen = json.loads((folder / "reproduce.json").read_text())["prompt_sets"][0]["chosen"]
+    spec = from_log(folder / "test" / "prompt-set-0.jsonl")
+    assert (spec.method, spec.profile, spec.dataset, spec.questions, spec.retriever, spec.demos_from) == (
+        "oner", "paper", "bundled:dev", "3-4", "bm25", "none")
+    assert set(spec.knobs) <= set(chosen)  # the chosen knobs that are off the paper's values
+    tune = [from_log(path) for path in (folder / "tune-0" / "settings").glob("setting-*.jsonl")]
+    assert len(tune) == 6 and {s.questions for s in tune} == {"1-2"} and {s.profile for s in tune} == {"paper"}
+    again = tmp_path / "again.jsonl"
+    assert main(["eval", "--like", str(folder / "test" / "prompt-set-0.jsonl"), "--out", str(again), "--quiet"]) == 0
+    rows = [json.loads(line) for line in again.read_text().splitlines()]
+    first = [json.loads(line) for line in (folder / "test" / "prompt-set-0.jsonl").read_text().splitlines()]
+    assert [(r["qid"], r["prediction"]["retrieved"]) for r in rows] == [
+        (r["qid"], r["prediction"]["retrieved"]) for r in first]  # the same questions, each read at the chosen K
+    assert {len(r["prediction"]["retrieved"]) for r in rows} == {chosen["k"]}
+    server.shutdown()

@@ -56,6 +56,9 @@ def add_parsers(verbs: argparse._SubParsersAction) -> None:
 
 
 def cmd_reproduce(args: argparse.Namespace) -> None:
+    from dataclasses import replace
+
+    from hopkit.cli.run_spec import spec_from_flags
     from hopkit.errors import InputError
     from hopkit.optimize.splits import split_spec
     from hopkit.programs.demo_source import load_demonstrations
@@ -83,7 +86,8 @@ def cmd_reproduce(args: argparse.Namespace) -> None:
     request = ReproduceRequest(method=args.method, test=args.test, folder=folder, tune=args.tune,
                                wide=args.grid == "wide", pruner=args.pruner, prompt_sets=args.prompt_sets,
                                threads=args.threads, progress=not args.quiet, record=record, fixed=fixed,
-                               fixed_from=str(args.reader_from) if args.reader_from else None)
+                               fixed_from=str(args.reader_from) if args.reader_from else None,
+                               run_spec=replace(spec_from_flags(args), out=None))
 
     def retriever_for(dataset):
         retriever = load_retriever(args, dataset)

@@ -115,8 +115,9 @@ class OptimizeRequest:
     task: Task | None = None  # the task every trial's program answers, as eval's does (None: the method's own answer)
 
 
-def _spec_meta(request: OptimizeRequest, dev_name: str) -> dict[str, Any]:
-    """The objective's setting metadata from the request's run spec, where it has one."""
+def setting_meta_of(request: OptimizeRequest, dev_name: str) -> dict[str, Any]:
+    """The objective's setting metadata from the request's run spec, where it has one (also for an objective that
+    answers the settings before the study reads them: hopkit/reproduce/shared_work.py)."""
     if request.run_spec is None:
         return {}
     from dataclasses import replace
@@ -196,7 +197,7 @@ def optimize(request: OptimizeRequest, retriever: Retriever | None, reader: Read
                           objectives=request.objectives, threads=request.threads, slices=stopping.slices,
                           progress=request.progress, demos_key=state_fingerprint(state) if state else None,
                           max_calls_per_question=stopping.max_calls_per_question, reference=defaults,
-                          **_spec_meta(request, splits.dev_name))
+                          **setting_meta_of(request, splits.dev_name))
     say(f"study {place.name}: {request.trials} trials over {', '.join(space)} on {len(splits.dev)} dev "
         f"questions ({place.storage})")
     settings = run_trials(study, objective, grid_points(request.grid) if request.grid else request.trials)

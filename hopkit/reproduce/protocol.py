@@ -27,6 +27,7 @@ from hopkit.knobs.knob import Profile
 from hopkit.optimize.splits import load_splits
 from hopkit.programs.registry import ProgramParts, get_method
 from hopkit.reproduce.grids import paper_grid
+from hopkit.spec import MECHANICS, RunSpec, run_meta
 
 TEST_METRICS = ("em", "f1", "cover_em", "recall@15")
 PROFILE: Profile = "paper"
@@ -49,6 +50,10 @@ class ReproduceRequest:
     # split, and holds it for the others (``fixed_from`` names that study)
     fixed: dict[str, Any] = field(default_factory=dict)
     fixed_from: str | None = None
+    # the run spec of the study's runs as the command gave it (LM, retriever, reader, demonstrations): every tune
+    # setting's log and the test log record it with their split and knobs, as eval records a run, so that
+    # ``hopkit eval --like LOG`` reruns a setting (None: the knobs alone)
+    run_spec: RunSpec | None = None
 
 
 @dataclass
@@ -95,10 +100,23 @@ def reproduce(request: ReproduceRequest, load: Callable[[str], Dataset], retriev
         if grid:
             chosen, tune_score, settings = _tune(request, grid, demos, picked["dev"], tune_data.name, tune_retriever,
                                                  reader, prompt_set, say)
-        results.append(_test(request, chosen, tune_score, settings, demos, picked["test"], test_retriever, reader,
-                             prompt_set, say))
+        results.append(_test(request, chosen, tune_score, settings, demos, picked["test"], test_data.name,
+                             test_retriever, reader, prompt_set, say))
     write_record(request, grid, picked, tune_data, test_data, results)
     return results
+
+
+def on_split(request: ReproduceRequest, split: str, knobs: dict[str, Any]) -> RunSpec | None:
+    """The request's run spec on a split (``SPEC[A-B]``) with these knobs, under the paper's profile and with the
+    retriever ``auto`` chose (None: the request carries no spec)."""
+    if request.run_spec is None:
+        return None
+    from hopkit.optimize.splits import split_spec
+
+    dataset, span = split_spec(split)
+    return replace(request.run_spec, method=request.method, profile=PROFILE, dataset=dataset, n=None,
+                   questions=f"{span[0]}-{span[1]}" if span else None, knobs=dict(knobs), out=None,
+                   retriever=request.record.get("retriever", request.run_spec.retriever))
 
 
 def held_grid(grid: dict[str, list[Any]], fixed: dict[str, Any], method: str) -> dict[str, list[Any]]:
@@ -143,39 +161,43 @@ def _tune(request: ReproduceRequest, grid: dict[str, list[Any]], train: Dataset 
         StudyPlace,
         grid_points,
         optimize,
+        setting_meta_of,
     )
     from hopkit.optimize.study import sqlite_url
     from hopkit.reproduce.shared_work import answer_shared
 
     folder = request.folder / f"tune-{prompt_set}"
     metric = get_metric(request.metric)
+    study = OptimizeRequest(
+        method=request.method, metric=metric, splits=Splits(train, tune, tune_name),
+        place=StudyPlace(folder, sqlite_url(folder / "study.db"), f"reproduce-{request.method}-{prompt_set}"),
+        trials=grid_points(grid), demos=DemoSettings("none"), pruning=PruningSettings(request.pruner),
+        profile=PROFILE, grid=grid, fixed=dict(request.fixed), threads=request.threads, progress=request.progress,
+        run_spec=on_split(request, request.tune or "", request.fixed))
     if request.pruner == "none":  # every setting answers every question, so the settings can share their work
-        logs = Objective(build=lambda knobs: None, space={}, dev=tune, metric=metric, log_dir=folder / "settings")
+        logs = Objective(build=lambda knobs: None, space={}, dev=tune, metric=metric, log_dir=folder / "settings",
+                         **setting_meta_of(study, tune_name))  # the logs the study's trials then read
         answer_shared(request.method, grid, train, tune, retriever, metric, logs.log_for, PROFILE,
                       fixed=request.fixed, progress=request.progress, say=say)
     say(f"prompt set {prompt_set}: tuning {', '.join(f'{k} in {v}' for k, v in grid.items())} "
         f"({grid_points(grid)} settings) on {len(tune)} tune questions ...")
-    result = optimize(OptimizeRequest(
-        method=request.method, metric=metric, splits=Splits(train, tune, tune_name),
-        place=StudyPlace(folder, sqlite_url(folder / "study.db"), f"reproduce-{request.method}-{prompt_set}"),
-        trials=grid_points(grid), demos=DemoSettings("none"), pruning=PruningSettings(request.pruner),
-        profile=PROFILE, grid=grid, fixed=dict(request.fixed), threads=request.threads, progress=request.progress),
-        retriever, reader, say=say)
+    result = optimize(study, retriever, reader, say=say)
     settings = {json.dumps(point["params"], sort_keys=True): point["metric"] for point in result.cost_front}
     say(f"chosen on tune: {result.knobs} ({request.metric} {100 * result.best_value:.1f})")
     return result.knobs, result.best_value, settings
 
 
 def _test(request: ReproduceRequest, chosen: dict[str, Any], tune_score: float | None, settings: dict[str, float],
-          train: Dataset | None, test: list, retriever: Any, reader: Any, prompt_set: int,
+          train: Dataset | None, test: list, test_name: str, retriever: Any, reader: Any, prompt_set: int,
           say: Callable[[str], None]) -> PromptSetResult:
     chosen = {**request.fixed, **chosen}
     program = ProgramParts(request.method, retriever, reader, train, PROFILE).program(**chosen)
     path = request.folder / "test" / f"prompt-set-{prompt_set}.jsonl"
-    meta = {"method": request.method, "profile": PROFILE, "knobs": chosen, "test": request.test,
-            "prompt_set": prompt_set, **request.record}
+    spec = on_split(request, request.test, chosen)
+    ran = run_meta(spec, test_name) if spec else {"method": request.method, "profile": PROFILE, "knobs": chosen}
+    meta = {**ran, "test": request.test, "prompt_set": prompt_set, **request.record}
     say(f"prompt set {prompt_set}: scoring {chosen or 'the paper setting'} once on {len(test)} test questions ...")
-    log = RunLog(path, meta)
+    log = RunLog(path, meta, mechanics=MECHANICS)
     report = evaluate(program, test, [get_metric(name) for name in TEST_METRICS], log,
                       threads=request.threads, progress=request.progress)
     if retriever is not None and request.method != "oner":
