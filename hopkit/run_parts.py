@@ -34,6 +34,8 @@ class RunParts:
     reader: Reader | None
     # (method, profile) -> its train examples and what its run records as its demonstrations
     demos: dict[tuple[str, str], tuple[Dataset | None, str]] = field(default_factory=dict)
+    # retrievers over other corpora than the dataset's (another split's file), by corpus fingerprint
+    _over_corpus: dict[str, CountingRetriever] = field(default_factory=dict, repr=False)
 
     def demonstrations(self, method: str, profile: str | None = None) -> tuple[Dataset | None, str]:
         """(the method's train examples or None, what its run records as its demonstrations)."""
@@ -57,6 +59,32 @@ class RunParts:
         return {"retriever": self.backend, "demos_from": self.demonstrations(method or self.spec.method, profile)[1],
                 **({"retriever_choice": self.retriever_choice} if self.retriever_choice else {}),
                 **({"task": self.task.name} if self.task.name != DEFAULT_TASK else {})}
+
+    def retriever_for(self, dataset: Dataset | None, split: str = "") -> CountingRetriever | None:
+        """The retriever over ``dataset``'s own corpus, with the backend the run's retriever has. A train or test
+        split read from another file or hub split has other paragraphs than the run's dataset, and its questions
+        must retrieve from them: the opened retriever serves a dataset over the same corpus, a named index, a
+        server, or a dataset that brings no corpus; any other corpus gets its own index, opened once."""
+        if (self.retriever is None or dataset is None or dataset.corpus is None or self.spec.index
+                or self.backend.startswith("remote:") or self.dataset is None or self.dataset.corpus is None):
+            return self.retriever
+        fingerprint = dataset.corpus.fingerprint()
+        if fingerprint == self.dataset.corpus.fingerprint():
+            return self.retriever
+        if fingerprint not in self._over_corpus:
+            from hopkit.errors import MissingArtifactError
+            from hopkit.evaluation.retriever_choice import open_dataset_retriever
+
+            try:
+                self._over_corpus[fingerprint] = open_dataset_retriever(self.backend, None, self.spec.plaid,
+                                                                        dataset)[0]
+            except MissingArtifactError:
+                name = f"the {split} split" if split else dataset.name
+                raise MissingArtifactError(
+                    f"{name} ({dataset.spec or dataset.name}) has other paragraphs than {self.dataset.name}, and its "
+                    f"questions retrieve from them: build their index with `hopkit index --backend {self.backend} "
+                    f"--dataset {dataset.spec or dataset.name}`") from None
+        return self._over_corpus[fingerprint]
 
     @property
     def corpus(self) -> Any:

@@ -312,7 +312,8 @@ def cmd_optimize(args: argparse.Namespace) -> None:
             raise InputError(f"--objectives must start with the metric ({first}), e.g. {first},lm_calls")
         args.metric = names[0]
         objectives += names[1:]
-    from hopkit.optimize.splits import load_splits
+    from hopkit.optimize.demos import RUN_ON_TRAIN
+    from hopkit.optimize.splits import load_splits, split_spec
 
     train, dev, picked = load_splits(
         args.train or f"{args.dataset}:train" if (args.demos != "none" or method.uses_demos) else None,
@@ -326,6 +327,10 @@ def cmd_optimize(args: argparse.Namespace) -> None:
     run_spec = optimize_spec(args, fixed, len(picked["dev"]))
     # the retriever, reader, LM and task eval opens from the same flags; the demonstrations are the study's own
     parts = open_parts(run_spec, dev, demos=False, configure_lm=lambda: configure_lm(args))
+    # a split from another file or hub split retrieves from its own paragraphs, not dev's
+    split_retrievers = {
+        **({"train": parts.retriever_for(train, "train")} if train is not None and args.demos in RUN_ON_TRAIN else {}),
+        **({"test": parts.retriever_for(load_dataset(split_spec(args.test)[0]), "test")} if args.test else {})}
     request = OptimizeRequest(
         method=args.method, metric=metric,
         splits=Splits(train, picked["dev"], dev.name, test=picked["test"], train_n=args.n_train),
@@ -341,7 +346,7 @@ def cmd_optimize(args: argparse.Namespace) -> None:
 
         optuna.logging.set_verbosity(optuna.logging.WARNING)
     try:
-        result = optimize(request, parts.retriever, parts.reader)
+        result = optimize(request, parts.retriever, parts.reader, split_retrievers=split_retrievers)
     except ValueError as error:
         raise InputError(str(error)) from None
     before = f"{result.default_value:.4f}" if result.default_value is not None else "n/a"

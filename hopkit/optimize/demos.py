@@ -79,6 +79,9 @@ def load_or_compile(folder: Path, provenance: dict[str, Any], compile_state: Cal
 
 
 TELEPROMPTERS = ("bootstrap", "mipro", "labeled", "none")
+# those that run the program on the training questions (their traces become demonstrations), so those questions must
+# retrieve from their own corpus; the others only show the training examples' labels
+RUN_ON_TRAIN = ("bootstrap", "mipro")
 
 
 def labelled(examples: Sequence[dspy.Example]) -> list[dspy.Example]:

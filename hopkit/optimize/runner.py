@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import os
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -155,7 +155,12 @@ class OptimizeResult:
 
 
 def optimize(request: OptimizeRequest, retriever: Retriever | None, reader: Reader | None,
-             say: Callable[[str], None] = print) -> OptimizeResult:
+             say: Callable[[str], None] = print,
+             split_retrievers: Mapping[str, Retriever | None] | None = None) -> OptimizeResult:
+    """Run the study. ``retriever`` reads dev's corpus; ``split_retrievers`` gives the train or test split's own
+    where it has other paragraphs (another file or hub split, ``RunParts.retriever_for``): the training traces a
+    teleprompter keeps and the test scores then retrieve from the questions' own corpora (a split not named there
+    uses ``retriever``)."""
     splits, place, stopping = request.splits, request.place, request.pruning
     check_budget(request.trials, request.demos.teleprompter, request.demos.threshold)
     check_cap(stopping.max_calls_per_question)
@@ -166,22 +171,23 @@ def optimize(request: OptimizeRequest, retriever: Retriever | None, reader: Read
                          compiled_demos=request.demos.teleprompter != "none")
     defaults = profile_defaults(space, request.profile, reader)
 
-    parts = ProgramParts(request.method, retriever, reader, splits.train, request.profile, request.task,
-                         fixed=request.fixed)
+    parts = {split: ProgramParts(request.method, over, reader, splits.train, request.profile, request.task,
+                                 fixed=request.fixed)
+             for split, over in {"dev": retriever, **(split_retrievers or {})}.items()}
 
-    def base(knobs: dict[str, Any], state: dict[str, Any] | None = None) -> dspy.Module:
-        return parts.program(state=state, **knobs)
+    def base(knobs: dict[str, Any], state: dict[str, Any] | None = None, split: str = "dev") -> dspy.Module:
+        return parts.get(split, parts["dev"]).program(state=state, **knobs)
 
     papers_program = base(defaults)
     train_examples = unseen_by_demos(splits.train.examples, papers_program, splits.train_n) if splits.train else []
-    state = demos_state(request, papers_program, train_examples, say)
+    state = demos_state(request, base(defaults, split="train"), train_examples, say)
 
     sources = demo_sources(state or papers_program.dump_state(), splits.train.examples if splits.train else [],
                            [*splits.dev, *splits.test])
     refuse_held_out(sources)
 
-    def build(knobs: dict[str, Any]) -> dspy.Module:
-        return base(knobs, state)
+    def build(knobs: dict[str, Any], split: str = "dev") -> dspy.Module:
+        return base(knobs, state, split)
 
     directions: list[Direction] = ["maximize" if request.metric.higher_is_better else "minimize"]
     directions += ["minimize" for name in request.objectives[1:]]
@@ -323,7 +329,7 @@ def demos_state(request: OptimizeRequest, papers_program: dspy.Module,
     return load_or_compile(place.folder, provenance, compile_state, say=say)
 
 
-def score_on_test(request: OptimizeRequest, build: Callable[[dict[str, Any]], dspy.Module],
+def score_on_test(request: OptimizeRequest, build: Callable[[dict[str, Any], str], dspy.Module],
                   best: optuna.trial.FrozenTrial, paper_trial: optuna.trial.FrozenTrial | None,
                   calls: dict[str, float], say: Callable[[str], None]) -> tuple[dict[str, float], dict[str, float]]:
     """Test scores of the best setting and of the papers' setting (the same when the papers' won);
@@ -335,7 +341,7 @@ def score_on_test(request: OptimizeRequest, build: Callable[[dict[str, Any]], ds
 
     def score(trial: optuna.trial.FrozenTrial, name: str) -> tuple[dict[str, float], float]:
         knobs = {**request.fixed, **trial.params}
-        report = evaluate(build(trial.params), splits.test, [request.metric],
+        report = evaluate(build(trial.params, "test"), splits.test, [request.metric],
                           RunLog(place.folder / "test" / f"{name}-{trial.number}.jsonl", {"knobs": knobs}),
                           threads=request.threads, progress=request.progress)
         return report.metrics, report.cost["lm_calls"]
