@@ -99,3 +99,23 @@ def test_bootstrapped_demonstrations_retrieve_from_the_train_files_corpus(monkey
                  "--out", str(tmp_path / "study")]) == 0
     train_pids = {p.pid for p in load_dataset_spec(three_files["train"]).corpus}
     assert seen and set(seen) <= train_pids
+
+
+def test_reproduce_tunes_and_tests_each_over_its_own_files_corpus(monkeypatch, hopkit_home, tmp_path, three_files):
+    for name in ("dev", "test"):
+        assert main(["index", "--backend", "bm25", "--dataset", three_files[name]]) == 0
+    lm = AccountedLM("local/scripted", engine=FieldEchoEngine(answer="someone"), cache=False)
+    monkeypatch.setattr("hopkit.cli.components.use_lm", lambda spec: dspy.configure(lm=lm))
+    folder = tmp_path / "oner"
+    assert main(["reproduce", "oner", "--tune", three_files["dev"], "--test", three_files["test"], "--demos-from",
+                 "none", "--retriever", "bm25", "--quiet", "--out", str(folder)]) == 0
+
+    def read(paths):
+        return {pid for path in paths for line in open(path) for pid in json.loads(line)["prediction"]["retrieved"]}
+
+    tune = read((folder / "tune-0" / "settings").glob("setting-*.jsonl"))
+    test = read((folder / "test").glob("*.jsonl"))
+    assert tune and tune <= {p.pid for p in load_dataset_spec(three_files["dev"]).corpus}
+    assert test and test <= {p.pid for p in load_dataset_spec(three_files["test"]).corpus}
+    record = json.loads((folder / "reproduce.json").read_text())
+    assert (record["retriever"], record["demos_from"]) == ("bm25", "none")

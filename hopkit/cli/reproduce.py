@@ -12,8 +12,6 @@ from hopkit.cli.components import (
     add_retrieval_flags,
     configure_lm,
     load_dataset,
-    load_retriever,
-    retriever_choice,
 )
 from hopkit.cli.study_file import add_study_file_flag, apply_study_file
 from hopkit.paths import runs_dir, slug
@@ -61,11 +59,10 @@ def cmd_reproduce(args: argparse.Namespace) -> None:
     from hopkit.cli.run_spec import spec_from_flags
     from hopkit.errors import InputError
     from hopkit.optimize.splits import split_spec
-    from hopkit.programs.demo_source import load_demonstrations
     from hopkit.programs.registry import get_method
-    from hopkit.reader.loading import open_reader
     from hopkit.reproduce import ReproduceRequest, paper_grid, reproduce
-    from hopkit.reproduce.protocol import chosen_in
+    from hopkit.reproduce.protocol import PROFILE, chosen_in
+    from hopkit.run_parts import open_parts
 
     if args.method_named is not None:
         if args.method not in (None, args.method_named):
@@ -75,26 +72,23 @@ def cmd_reproduce(args: argparse.Namespace) -> None:
     method = get_method(args.method)
     paper_grid(args.method, args.grid == "wide")  # a grid outside a knob's range fails before anything loads
     test_spec = split_spec(args.test)[0]
-    train, demos_from = (load_demonstrations(args.demos_from, load_dataset(test_spec).name, args.method, "paper")
-                         if method.uses_demos else (None, "none"))
+    spec = replace(spec_from_flags(args), method=args.method, profile=PROFILE, out=None)
+    # the parts eval opens from the same flags, over the split the setting is chosen on (the tune split where there
+    # is one, so that ``--retriever auto`` measures no test question); a split over other paragraphs gets its own
+    # index through ``retriever_for``
+    first = split_spec(args.tune)[0] if args.tune else test_spec
+    parts = open_parts(replace(spec, dataset=first), load_dataset(first), [(args.method, PROFILE)],
+                       demos=method.uses_demos, configure_lm=lambda: configure_lm(args))
+    train = parts.demonstrations(args.method, PROFILE)[0] if method.uses_demos else None
     folder = args.out or runs_dir() / "reproduce" / slug(f"{args.method}-{test_spec}")
-    reader = open_reader(args.reader) if method.needs_reader else None
-    configure_lm(args)
-    record = {"lm": args.lm, "retriever": args.retriever, "reader": args.reader if method.needs_reader else None,
-              "demos_from": demos_from, "max_tokens": args.max_tokens}
+    record = {"lm": args.lm, "reader": args.reader if method.needs_reader else None, "max_tokens": args.max_tokens,
+              **parts.recorded(args.method, PROFILE), **({} if method.uses_demos else {"demos_from": "none"})}
     fixed = {"answer_reader": chosen_in(args.reader_from, "answer_reader")} if args.reader_from else {}
     request = ReproduceRequest(method=args.method, test=args.test, folder=folder, tune=args.tune,
                                wide=args.grid == "wide", pruner=args.pruner, prompt_sets=args.prompt_sets,
                                threads=args.threads, progress=not args.quiet, record=record, fixed=fixed,
-                               fixed_from=str(args.reader_from) if args.reader_from else None,
-                               run_spec=replace(spec_from_flags(args), out=None))
-
-    def retriever_for(dataset):
-        retriever = load_retriever(args, dataset)
-        record.update(retriever_choice(args))  # what --retriever auto chose, in reproduce.json and the test log
-        return retriever
-
-    results = reproduce(request, load_dataset, retriever_for, reader, train)
+                               fixed_from=str(args.reader_from) if args.reader_from else None, run_spec=spec)
+    results = reproduce(request, load_dataset, parts.retriever_for, parts.reader, train)
     for result in results:
         scores = " ".join(f"{name} {100 * value:.1f}" for name, value in result.test_metrics.items())
         print(f"prompt set {result.prompt_set}: {result.chosen or 'paper setting'} -> test {scores} "
