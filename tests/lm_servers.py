@@ -43,8 +43,11 @@ class ScriptedLMHandler(BaseHTTPRequestHandler):
         payload = json.loads(self.rfile.read(int(self.headers.get("Content-Length", 0))) or b"{}")
         with self.server.lock:
             self.server.calls += 1
-        content = "".join(f"[[ ## {name} ## ]]\n{self.server.answer if name == 'answer' else 'A short ' + name + '.'}\n\n"
-                          for name in _fields(payload)) + "[[ ## completed ## ]]"
+        def value(name):
+            return self.server.answer if name == "answer" else f"A short {name}."
+
+        fields = "".join(f"[[ ## {name} ## ]]\n{value(name)}\n\n" for name in _fields(payload))
+        content = fields + "[[ ## completed ## ]]"
         if getattr(self.server, "unparsable", False):  # a reply with none of the fields asked for
             content = "Sorry, I would rather not say."
         body = json.dumps({"id": "x", "object": "chat.completion", "created": int(time.time()),

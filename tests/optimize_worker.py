@@ -8,14 +8,14 @@ import dspy
 
 sys.path.insert(0, str(Path(__file__).parent))
 
+from scripted_engine import ScriptedEngine  # noqa: E402
+
 from hopkit.data.corpus import Corpus  # noqa: E402
 from hopkit.data.examples import Dataset, make_example  # noqa: E402
 from hopkit.data.passage import Passage  # noqa: E402
 from hopkit.evaluation.metrics import get_metric  # noqa: E402
 from hopkit.lm.accounted import AccountedLM  # noqa: E402
-from hopkit.optimize.runner import (DemoSettings, OptimizeRequest, Splits, StudyPlace,  # noqa: E402
-                                    optimize)
-from scripted_engine import ScriptedEngine  # noqa: E402
+from hopkit.optimize.runner import DemoSettings, OptimizeRequest, Splits, StudyPlace, optimize  # noqa: E402
 
 
 class ConstantEngine(ScriptedEngine):

@@ -4,13 +4,13 @@ import json
 
 import dspy
 import pytest
+from scripted_engine import FieldEchoEngine
 
 from hopkit.cli.main import main
 from hopkit.errors import InputError
 from hopkit.lm.accounted import AccountedLM
 from hopkit.programs.registry import ABLATIONS
 from hopkit.variants import parse_variants
-from scripted_engine import FieldEchoEngine
 
 
 @pytest.fixture

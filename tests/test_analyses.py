@@ -8,7 +8,6 @@ import sys
 from pathlib import Path
 
 import dspy
-import pytest
 
 from hopkit.cli.main import main
 from hopkit.evaluation.metrics import get_metric
@@ -36,7 +35,8 @@ def test_each_wrong_answer_is_put_at_the_step_that_lost_it():
 def test_the_losses_verb_prints_a_row_per_log_and_lists_questions(capsys):
     assert main(["losses", str(LOGS / "ircot.jsonl"), str(LOGS / "tor.jsonl"), "--list"]) == 0
     out = capsys.readouterr().out
-    assert "| logs/ircot | 6 | 1 | 1 | 1 | 1 | 0 | 0 | 2 |" in out and "| logs/tor | 3 | 0 | 0 | 0 | 1 | 0 | 1 | 1 |" in out
+    assert "| logs/ircot | 6 | 1 | 1 | 1 | 1 | 0 | 0 | 2 |" in out
+    assert "| logs/tor | 3 | 0 | 0 | 0 | 1 | 0 | 1 | 1 |" in out
     assert "logs/ircot i2  retrieval" in out
 
 
@@ -96,9 +96,10 @@ def test_a_gzipped_finished_log_reads_as_the_log(tmp_path):
 
 def test_a_sweep_builds_the_method_with_the_demonstrations_and_task_eval_would(monkeypatch, hopkit_home, tmp_path):
     """The sweep takes eval's flags: --demos-from shows the train split's chains in the prompt and is recorded."""
+    from scripted_engine import FieldEchoEngine
+
     from hopkit.data.registry import load_dataset_spec
     from hopkit.lm.accounted import AccountedLM
-    from scripted_engine import FieldEchoEngine
 
     engine = FieldEchoEngine(answer="Morn")
     lm = AccountedLM("local/scripted", engine=engine, cache=False)

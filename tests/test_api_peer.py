@@ -4,10 +4,10 @@ retrievals, its metadata is the run spec, and ``hopkit eval --like`` reruns it."
 import json
 
 import dspy
+from lm_servers import scripted_lm_server
 
 import hopkit
 from hopkit.cli.main import main
-from lm_servers import scripted_lm_server
 
 
 def test_an_api_run_with_a_plain_dspy_lm_is_counted_and_reruns_with_like(tmp_path, hopkit_home):

@@ -5,12 +5,19 @@ import pytest
 
 from hopkit.errors import MissingArtifactError
 from hopkit.lm import build_check
-from hopkit.lm.build_check import BuildBench, build_features, cpu_flags, format_bench, missing_on_this_cpu, \
-    unused_on_this_cpu
+from hopkit.lm.build_check import (
+    BuildBench,
+    build_features,
+    cpu_flags,
+    format_bench,
+    missing_on_this_cpu,
+    unused_on_this_cpu,
+)
 
 PORTABLE = "CPU : SSE3 = 1 | SSSE3 = 1 | AVX = 1 | AVX2 = 1 | F16C = 1 | FMA = 1 | BMI2 = 1 | LLAMAFILE = 1 | "
 NATIVE = PORTABLE + "AVX512 = 1 | AVX512_VBMI = 1 | AVX512_VNNI = 1 | "
-AVX512_CPU = "processor : 0\nflags\t\t: fpu sse avx avx2 fma f16c bmi2 avx512f avx512vbmi avx512_vnni avx_vnni amx_int8\n"
+AVX512_CPU = ("processor : 0\nflags\t\t: fpu sse avx avx2 fma f16c bmi2 avx512f avx512vbmi avx512_vnni avx_vnni "
+              "amx_int8\n")
 AVX2_CPU = "processor : 0\nflags\t\t: fpu sse avx avx2 fma f16c bmi2\n"
 
 

@@ -2,7 +2,6 @@
 
 import math
 
-import dspy
 import pytest
 
 from hopkit.calibration.pairs import calibration_pairs, passage_answers_question

@@ -5,14 +5,13 @@ import json
 
 import dspy
 import pytest
+from optimize_worker import configure, tiny_dataset
 
 from hopkit.evaluation.metrics import get_metric
-from hopkit.optimize.objective import OVER_CAP, capped_trials
-from hopkit.optimize.objective import Objective
+from hopkit.optimize.objective import OVER_CAP, Objective, capped_trials
 from hopkit.optimize.search_space import search_space
 from hopkit.optimize.study import open_study
 from hopkit.optimize.summary import summary_rows
-from optimize_worker import configure, tiny_dataset
 
 
 class CallsK(dspy.Module):
@@ -65,13 +64,14 @@ def test_without_a_cap_every_setting_answers_all_of_dev(tmp_path):
 def test_the_summary_and_report_name_the_trials_the_cap_stopped(tmp_path):
     from dataclasses import replace
 
-    from hopkit.optimize.runner import PruningSettings, optimize
     from optimize_worker import TableRetriever, request
+
+    from hopkit.optimize.runner import PruningSettings, optimize
 
     storage = f"sqlite:///{tmp_path / 'study.db'}"
     # OneR makes one call a question: under a cap of 1 nothing stops; a cap of 0.5 stops all but the paper's setting
-    result = optimize(replace(request(tmp_path, storage, trials=3), pruning=PruningSettings("none", max_calls_per_question=0.5)),
-                      TableRetriever(), None, say=lambda text: None)
+    capped = replace(request(tmp_path, storage, trials=3), pruning=PruningSettings("none", max_calls_per_question=0.5))
+    result = optimize(capped, TableRetriever(), None, say=lambda text: None)
     summary = json.loads(result.summary_path.read_text())
     assert summary["call_cap"]["max_calls_per_question"] == 0.5
     assert [t["number"] for t in summary["call_cap"]["stopped"]] == [1, 2] and summary["best_trial"] == 0
@@ -86,8 +86,9 @@ def test_the_summary_and_report_name_the_trials_the_cap_stopped(tmp_path):
 def test_a_cap_of_zero_or_below_is_refused_before_any_work(tmp_path):
     from dataclasses import replace
 
-    from hopkit.optimize.runner import PruningSettings, optimize
     from optimize_worker import TableRetriever, request
+
+    from hopkit.optimize.runner import PruningSettings, optimize
 
     with pytest.raises(ValueError, match="must be above 0"):
         optimize(replace(request(tmp_path, "sqlite:///unused.db", trials=2),

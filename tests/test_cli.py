@@ -8,7 +8,8 @@ import pytest
 
 
 def hopkit(args, home):
-    env = {**os.environ, "HOPKIT_HOME": str(home), "HOPKIT_RUNS": str(home / "runs"), "HOPKIT_MODELS": str(home / "models")}
+    env = {**os.environ, "HOPKIT_HOME": str(home), "HOPKIT_RUNS": str(home / "runs"),
+           "HOPKIT_MODELS": str(home / "models")}
     return subprocess.run([sys.executable, "-m", "hopkit.cli.main", *args], capture_output=True, text=True,
                           env=env, timeout=300)
 

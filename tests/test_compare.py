@@ -6,8 +6,13 @@ import pytest
 
 from hopkit.cli.main import main
 from hopkit.errors import InputError
-from hopkit.evaluation.paired import (compare_runs, format_comparison, paired_bootstrap, read_rows,
-                                      stratified_paired_bootstrap)
+from hopkit.evaluation.paired import (
+    compare_runs,
+    format_comparison,
+    paired_bootstrap,
+    read_rows,
+    stratified_paired_bootstrap,
+)
 
 
 def write_log(path, scores, answers=None):

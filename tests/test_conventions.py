@@ -51,5 +51,6 @@ def test_dspys_whole_program_save_and_load(tmp_path, bundled_dev):
     program.save(str(tmp_path / "whole"), save_program=True)
     loaded = dspy.load(str(tmp_path / "whole"), allow_pickle=True)
     question = bundled_dev.examples[0].question
-    assert [p.pid for p in loaded.retriever.retrieve(question, 3)] == [p.pid for p in program.retriever.retrieve(question, 3)]
+    assert ([p.pid for p in loaded.retriever.retrieve(question, 3)]
+            == [p.pid for p in program.retriever.retrieve(question, 3)])
     assert loaded.k == 3 and loaded.method_name == "oner"

@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import pytest
 
-from hopkit.programs.answer_steps import AnswerSteps
 from hopkit.additions.date_comparison import DateComparison
+from hopkit.additions.stated_dates import stated_dates
 from hopkit.knobs import KNOBS
 from hopkit.knobs.profiles import profile_values
-from hopkit.additions.stated_dates import stated_dates
+from hopkit.programs.answer_steps import AnswerSteps
 from hopkit.text.temporal import compare_dates, parse_date, temporal_comparison, temporal_direction
 
 

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import pytest
 
-from hopkit.programs import demo_source as demos
 from hopkit.errors import MissingArtifactError
 from hopkit.programs import demo_source
+from hopkit.programs import demo_source as demos
 from hopkit.programs.demo_source import resolve_demos_from
 
 

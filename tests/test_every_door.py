@@ -4,11 +4,11 @@ value) and the Python API writes the same run metadata, the run spec that ``hopk
 import json
 
 import dspy
+from lm_servers import scripted_lm_server
 
 import hopkit
 from hopkit.cli.main import main
 from hopkit.spec import MECHANICS
-from lm_servers import scripted_lm_server
 
 # what a door records beside the run itself: the labels of an ablation's variant, a study's metric, where the run
 # came from, what ``auto`` resolved
@@ -48,7 +48,9 @@ def test_eval_optimize_ablate_and_the_api_record_the_same_run(tmp_path, hopkit_h
              "api": _comparable(tmp_path / "api.meta.json")}
     assert doors["eval"]["knobs"] == {"k": 3} and doors["eval"]["spec"]["method"] == "oner"
     for door, meta in doors.items():
-        assert meta == doors["eval"], (door, {k: (v, doors["eval"]["spec"].get(k)) for k, v in meta["spec"].items() if v != doors["eval"]["spec"].get(k)})
+        eval_spec = doors["eval"]["spec"]
+        assert meta == doors["eval"], (door, {k: (v, eval_spec.get(k)) for k, v in meta["spec"].items()
+                                              if v != eval_spec.get(k)})
     # the doors that open their parts from the flags resolve the demonstrations the same way
     demos = {door: json.loads(path.read_text())["demos_from"] for door, path in (
         ("eval", tmp_path / "eval.meta.json"), ("ablate", tmp_path / "ablate" / "base.meta.json"),

@@ -13,10 +13,10 @@ import time
 from pathlib import Path
 
 import pytest
+from lm_servers import fault_proxy, scripted_lm_server
 
 from hopkit.cli.main import main
 from hopkit.evaluation.run_log import final_rows, parse_lines
-from lm_servers import fault_proxy, scripted_lm_server
 
 N = 30
 

@@ -49,7 +49,8 @@ def test_a_study_folder_copied_elsewhere_still_gives_its_paired_lines_and_the_gu
     _log(folder / "test" / "default-0.jsonl", [0.5] * 50)
     _log(folder / "test" / "best-4.jsonl", [0.4] * 50)
     elsewhere = "/machine/that/ran/it/ircot-musique-labeled"  # how summaries before relative paths named logs
-    summary = {"metric": "f1", "settings": 8, "best_trial": 4, "default_trial": 0, "test": {"default": 0.5, "best": 0.4},
+    summary = {"metric": "f1", "settings": 8, "best_trial": 4, "default_trial": 0,
+               "test": {"default": 0.5, "best": 0.4},
                "logs": {"dev_default": f"{elsewhere}/settings/setting-a.jsonl", "dev_best": "settings/setting-b.jsonl",
                         "test_default": f"{elsewhere}/test/default-0.jsonl", "test_best": "test/best-4.jsonl"}}
     lines = paired_lines(summary, folder)
@@ -69,11 +70,13 @@ def test_a_study_that_chose_the_papers_setting_says_so_instead_of_pairing_it_wit
     folder = tmp_path / "searchain-musique-labeled"
     _log(folder / "settings" / "setting-a.jsonl", DEFAULT)
     _log(folder / "test" / "best-2.jsonl", [0.4] * 50)
-    summary = {"metric": "f1", "settings": 6, "best_trial": 2, "default_trial": 2, "test": {"default": 0.4, "best": 0.4},
+    summary = {"metric": "f1", "settings": 6, "best_trial": 2, "default_trial": 2,
+               "test": {"default": 0.4, "best": 0.4},
                "logs": {"dev_default": "settings/setting-a.jsonl", "dev_best": "settings/setting-a.jsonl",
                         "test_default": "test/best-2.jsonl", "test_best": "test/best-2.jsonl"}}
     assert paired_lines(summary, folder) == [
-        "the study chose the paper's setting (trial 2): chosen and paper's are one setting, so there is no pair to compare"]
+        "the study chose the paper's setting (trial 2): chosen and paper's are one setting, so there is no pair to "
+        "compare"]
 
 
 class KnobTellingEngine:

@@ -2,17 +2,17 @@
 
 import dspy
 import pytest
+from scripted_engine import ScriptedEngine
 
-from hopkit.evaluation.trace_stats import stats_of
 from hopkit.data.corpus import Corpus
 from hopkit.data.passage import Passage
+from hopkit.evaluation.trace_stats import stats_of
 from hopkit.lm.accounted import AccountedLM
 from hopkit.lm.usage import usage_scope
 from hopkit.programs.ircot import IRCoT
 from hopkit.programs.ircot.demonstrations import build_demos
 from hopkit.programs.ircot.sentences import extract_answer, first_sentence
 from hopkit.programs.registry import build_program
-from scripted_engine import ScriptedEngine
 
 
 class TableRetriever:
@@ -42,7 +42,8 @@ def test_first_sentence_and_answer_extraction():
 
 def test_only_the_first_sentence_is_kept_and_used_as_the_query():
     retriever = TableRetriever({"Q?": ["a", "b"], "Atlas was made by Kellis.": ["c"]})
-    engine = use_script([{"continuation": "Atlas was made by Kellis. Kellis lived in Velmar. So the answer is: Velmar."},
+    engine = use_script([{"continuation": "Atlas was made by Kellis. Kellis lived in Velmar. "
+                                          "So the answer is: Velmar."},
                          {"continuation": "So the answer is: Velmar."},
                          {"reasoning": "Kellis lived in Velmar.", "answer": "Velmar"}])
     prediction = IRCoT(retriever, k=2)(question="Q?")

@@ -6,6 +6,7 @@ import json
 
 import dspy
 import pytest
+from scripted_engine import ScriptedEngine
 
 from hopkit.cli.main import build_parser, main
 from hopkit.data.corpus import Corpus
@@ -16,7 +17,6 @@ from hopkit.lm.accounted import AccountedLM
 from hopkit.programs.demo_source import resolve_demos_from
 from hopkit.programs.ircot import IRCoT
 from hopkit.programs.ircot.demonstrations import build_demos
-from scripted_engine import ScriptedEngine
 
 DEMO_FILE = """# METADATA: {"qid": "demo-1"}
 Wikipedia Title: Harbour Lights (novel)
@@ -29,7 +29,8 @@ Wikipedia Title: Copper Kettle
 Copper Kettle is a tea room in Bath.
 
 Q: In which town was the author of Harbour Lights born?
-A: Harbour Lights was written by Eluned Price. Eluned Price was born in Aberystwyth. So the answer is: Aberystwyth.
+A: Harbour Lights was written by Eluned Price. Eluned Price was born in Aberystwyth. So the answer is: \
+Aberystwyth.
 
 
 # METADATA: {"qid": "demo-2"}
@@ -40,7 +41,8 @@ Wikipedia Title: Tobias Marsh
 Tobias Marsh (1821-1899) was an English civil engineer who studied at Durham University.
 
 Q: Where did the engineer who opened the Grey Fell Railway study?
-A: The Grey Fell Railway was opened by Tobias Marsh. Tobias Marsh studied at Durham University. So the answer is: Durham University.
+A: The Grey Fell Railway was opened by Tobias Marsh. Tobias Marsh studied at Durham University. So the answer is: \
+Durham University.
 """
 
 
@@ -76,8 +78,9 @@ def test_split_sentences_keeps_initials_and_abbreviations_together():
 
 def test_the_reasoner_sees_every_earlier_sentence_and_every_collected_paragraph():
     retriever = TableRetriever({"Q?": ["a", "b"], "Alpha leads to Carla.": ["c"], "Carla leads to Dora.": ["d"]})
-    engine = scripted([{"continuation": "Alpha leads to Carla. Something else."}, {"continuation": "Carla leads to Dora."},
-                       {"continuation": "So the answer is: Dora."}, {"answer": "Dora"}])
+    engine = scripted([{"continuation": "Alpha leads to Carla. Something else."},
+                       {"continuation": "Carla leads to Dora."}, {"continuation": "So the answer is: Dora."},
+                       {"answer": "Dora"}])
     IRCoT(retriever, k=2, answer_reader="direct")(question="Q?")
     third = last_user_turn(engine.requests[2])
     for pid in "abcd":
@@ -120,7 +123,8 @@ def test_demonstrations_from_an_ircot_file_carry_its_chains(tmp_path):
     demos = build_demos(dataset.examples, dataset.corpus, m_distractors=1, budget_wordpieces=20_000)
     chains = {d.question: f"{d.reasoning_so_far} {d.continuation}".strip() for d in demos.reason}
     assert chains["In which town was the author of Harbour Lights born?"] == (
-        "Harbour Lights was written by Eluned Price. Eluned Price was born in Aberystwyth. So the answer is: Aberystwyth.")
+        "Harbour Lights was written by Eluned Price. Eluned Price was born in Aberystwyth. "
+        "So the answer is: Aberystwyth.")
     first = next(d for d in demos.reason if d.question.startswith("In which town"))
     assert any(c.startswith("Wikipedia Title: Eluned Price") for c in first.context)
 

@@ -7,10 +7,10 @@ from pathlib import Path
 
 import dspy
 import pytest
+from lm_servers import scripted_lm_server
 
 from hopkit.cli.main import main
 from hopkit.evaluation.run_log import final_rows, parse_lines
-from lm_servers import scripted_lm_server
 
 
 @pytest.fixture

@@ -1,13 +1,13 @@
 import math
 
 import dspy
+from scripted_engine import ScriptedEngine
 
 from hopkit.data.passage import Passage
 from hopkit.lm.accounted import AccountedLM
 from hopkit.lm.logprobs import value_confidence
 from hopkit.lm.usage import usage_scope
 from hopkit.reader.lm_reader import LMReader
-from scripted_engine import ScriptedEngine
 
 PASSAGES = [Passage("p1", "Orvan Kellis", "Orvan Kellis is a novelist born in Port Velmar in 1873."),
             Passage("p2", "Port Velmar", "Port Velmar is a city in Tarvania.")]

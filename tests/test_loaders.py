@@ -117,7 +117,8 @@ def test_musique_decompositions_become_hop_queries_a_chain_and_demonstrations(tm
     data = load_dataset_spec(f"musique:train@{_write_jsonl(tmp_path / 'm.jsonl', rows)}")
     first = data.examples[0]
     assert first.hop_queries == ["performer of Hello Love?", "Where did Hank Snow die?", "country of Madison?"]
-    assert first.chain[0] == "The performer of Hello Love is Hank Snow." and first.chain[-1] == "So the answer is: United States."
+    assert first.chain[0] == "The performer of Hello Love is Hank Snow."
+    assert first.chain[-1] == "So the answer is: United States."
     assert [data.corpus[pid].title for pid in first.gold_pids] == ["Hello Love", "Hank Snow", "Madison"]  # hop order
     assert data.examples[2].hop_queries[1] == "Where was Kellis born?"
     retriever = hopkit.BM25(data.corpus)

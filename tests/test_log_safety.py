@@ -4,13 +4,11 @@ lines, and a damaged index is one line naming the command that builds it again."
 
 import json
 import shutil
-from pathlib import Path
 
 import pytest
+from lm_servers import scripted_lm_server
 
 from hopkit.cli.main import main
-from hopkit.evaluation.run_log import final_rows, parse_lines
-from lm_servers import scripted_lm_server
 
 
 @pytest.fixture(scope="module")

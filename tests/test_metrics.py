@@ -1,9 +1,9 @@
 import dspy
 import pytest
 
+from hopkit.errors import UnknownNameError
 from hopkit.evaluation.metrics import METRICS, cover_exact_match, exact_match, get_metric, recall_at, rouge_l, token_f1
 from hopkit.text.normalize import normalize_answer
-from hopkit.errors import UnknownNameError
 
 
 def test_normalize_follows_squad():

@@ -1,6 +1,5 @@
 """The real offline LM (the 0.5B pack, fetched on first use) on a few bundled questions."""
 
-import math
 
 import dspy
 import pytest

@@ -12,6 +12,7 @@ def test_build_program_is_called_in_one_place():
     callers = []
     for path in sorted(root.rglob("*.py")):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if isinstance(node, ast.Call) and getattr(node.func, "id", getattr(node.func, "attr", None)) == "build_program":
+            name = getattr(node.func, "id", getattr(node.func, "attr", None)) if isinstance(node, ast.Call) else None
+            if name == "build_program":
                 callers.append(str(path.relative_to(root)))
     assert sorted(set(callers)) == ["programs/registry.py"], callers

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import optuna
 import pytest
+from optimize_worker import TableRetriever, configure, request, tiny_dataset
 from optuna.trial import TrialState
 
 from hopkit.knobs import KNOBS
@@ -18,7 +19,6 @@ from hopkit.optimize.runner import PruningSettings, optimize
 from hopkit.optimize.saved import load_program, read_manifest
 from hopkit.optimize.search_space import profile_defaults, search_space, suggest
 from hopkit.optimize.study import FINISHED, distinct_settings, open_study, run_trials
-from optimize_worker import TableRetriever, configure, request, tiny_dataset
 
 WORKER = Path(__file__).parent / "optimize_worker.py"
 
@@ -121,7 +121,8 @@ def test_the_fixed_trial_path_replays_values_and_samples_within_ranges():
     study = optuna.create_study(sampler=optuna.samplers.RandomSampler(seed=1))
     for _ in range(5):
         values = suggest(study.ask(), search_space("searchain"))
-        assert 0.0 <= values["theta"] <= 1.0 and 1 <= values["r_max"] <= 10 and values["answer_form"] in ("short", "long")
+        assert 0.0 <= values["theta"] <= 1.0 and 1 <= values["r_max"] <= 10
+        assert values["answer_form"] in ("short", "long")
 
 
 def test_paper_defaults_are_trial_0_and_the_saved_program_predicts_identically(tmp_path):
@@ -131,7 +132,8 @@ def test_paper_defaults_are_trial_0_and_the_saved_program_predicts_identically(t
                       say=lambda text: None)
     study = optuna.load_study(study_name="shared", storage=storage)
     first = study.trials[0]
-    assert first.params == profile_defaults(search_space("oner", compiled_demos=True)) and first.user_attrs["paper_defaults"]
+    assert first.params == profile_defaults(search_space("oner", compiled_demos=True))
+    assert first.user_attrs["paper_defaults"]
     assert len(study.get_trials(states=FINISHED)) == 3
     manifest = read_manifest(result.program_dir)
     assert manifest["method"] == "oner" and manifest["knobs"] == result.knobs and manifest["dev_n"] == 4
@@ -376,8 +378,9 @@ def test_a_resumed_demos_study_reuses_its_compiled_demonstrations(tmp_path, monk
 
 
 def test_mipro_tunes_instructions_and_demos_and_the_saved_program_carries_them(tmp_path):
-    from hopkit.optimize.demos import STATE_FILE
     from scripted_engine import FieldEchoEngine
+
+    from hopkit.optimize.demos import STATE_FILE
 
     configure(engine=FieldEchoEngine())
     storage = f"sqlite:///{tmp_path / 'study.db'}"
@@ -580,8 +583,8 @@ def test_a_study_with_the_unpruned_check_reports_it_in_its_summary(tmp_path):
 
     configure()
     storage = f"sqlite:///{tmp_path / 'study.db'}"
-    result = optimize(replace(request(tmp_path, storage, trials=3), pruning=PruningSettings("halving", unpruned_check=True)),
-                      TableRetriever(), None, say=lambda text: None)
+    halving = replace(request(tmp_path, storage, trials=3), pruning=PruningSettings("halving", unpruned_check=True))
+    result = optimize(halving, TableRetriever(), None, say=lambda text: None)
     summary = json.loads(result.summary_path.read_text())
     assert summary["pruner"] == "halving" and summary["pruning"]["questions_unpruned"] == 3 * 4
     assert summary["pruning"]["same_setting"] in (True, False) and summary["questions_answered"]["questions"] >= 4

@@ -4,13 +4,13 @@ form, the study tunes the task's metric, and the saved program answers that task
 import json
 
 import dspy
+from scripted_engine import FieldEchoEngine
 
 from hopkit.cli.main import main
 from hopkit.lm.accounted import AccountedLM
 from hopkit.programs.registry import build_program, saved_predictor
 from hopkit.retrieval.bm25 import BM25Retriever
 from hopkit.tasks import apply_task
-from scripted_engine import FieldEchoEngine
 
 
 def test_a_fact_check_study_answers_with_labels_and_tunes_label_accuracy(monkeypatch, hopkit_home, tmp_path):

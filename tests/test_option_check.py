@@ -4,9 +4,9 @@ option with no call; one naming neither (or both) is decided by one more call; o
 import dspy
 from dspy.utils import DummyLM
 
+from hopkit.additions.option_check import OptionCheck, named_options
 from hopkit.data.corpus import Corpus
 from hopkit.data.passage import Passage
-from hopkit.additions.option_check import OptionCheck, named_options
 from hopkit.programs.registry import build_program
 from hopkit.retrieval.bm25 import BM25Retriever
 from hopkit.text.question_form import either_or_options

@@ -7,10 +7,10 @@ from __future__ import annotations
 
 import pytest
 
-from hopkit.programs import demo_source as demos
 from hopkit.data.registry import load_dataset_spec
 from hopkit.errors import InputError, MissingArtifactError
 from hopkit.knobs import profile_values
+from hopkit.programs import demo_source as demos
 from hopkit.programs.demo_source import resolve_demos_from
 from hopkit.programs.registry import build_program
 from hopkit.text.wordpieces import count_wordpieces

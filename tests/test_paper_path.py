@@ -1,20 +1,21 @@
 """Under the ``paper`` profile a program runs its paper's algorithm alone: while it answers, no code of an
-additions/ folder (hopkit/additions/, hopkit/programs/searchain/additions/) runs (each addition is a step the program looks up by its knob, and the paper's rule stands
-where the knob is off). Under ``hopkit`` the same questions do go through the additions, so the probe sees them."""
+additions/ folder (hopkit/additions/, hopkit/programs/searchain/additions/) runs (each addition is a step the program
+looks up by its knob, and the paper's rule stands where the knob is off). Under ``hopkit`` the same questions do go
+through the additions, so the probe sees them."""
 
 import sys
 from pathlib import Path
 
 import pytest
+from test_ircot import TableRetriever as IRCoTRetriever
+from test_ircot import use_script
+from test_searchain import QueryRetriever, TableReader, chain, final
+from test_tree_of_reviews import setup as tor_setup
 
 import hopkit
 from hopkit.programs.baselines import OneR
 from hopkit.programs.ircot import IRCoT
 from hopkit.programs.searchain import SearChain
-from test_ircot import TableRetriever as IRCoTRetriever
-from test_ircot import use_script
-from test_searchain import QueryRetriever, TableReader, chain, final
-from test_tree_of_reviews import setup as tor_setup
 
 ROOT = Path(hopkit.__file__).parent
 ADDITIONS = "additions"  # hopkit/additions/ and a method's own, e.g. hopkit/programs/searchain/additions/

@@ -9,7 +9,6 @@ from pathlib import Path
 
 import optuna
 import pytest
-
 from postgres_server import PostgresServer, missing
 
 REASON = missing()

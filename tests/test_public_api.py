@@ -8,10 +8,10 @@ from pathlib import Path
 
 import dspy
 import pytest
+from scripted_engine import FieldEchoEngine
 
 import hopkit
 from hopkit.lm.accounted import AccountedLM
-from scripted_engine import FieldEchoEngine
 
 README = Path(__file__).resolve().parents[1] / "README.md"
 

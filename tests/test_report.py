@@ -11,9 +11,9 @@ EVIL = '<script>window.__pwned = 1</script><img src=x onerror="window.__pwned=2"
 
 
 def searchain_row(qid="q1", em=1.0, question="Where was the maker of Atlas born?"):
-    nodes = [{"id": "r1.1", "parent": "root", "query": "Who made Atlas?", "lm_answer": "Brann " + EVIL, "unsolved": False,
-              "action": "verified-corrected", "reader_answer": "Kellis", "confidence": 0.93, "pid": "p1",
-              "duplicate_of": None},
+    nodes = [{"id": "r1.1", "parent": "root", "query": "Who made Atlas?", "lm_answer": "Brann " + EVIL,
+              "unsolved": False, "action": "verified-corrected", "reader_answer": "Kellis", "confidence": 0.93,
+              "pid": "p1", "duplicate_of": None},
              {"id": "r2.1", "parent": "r1.1", "query": "Where was Kellis born?", "lm_answer": "", "unsolved": True,
               "action": "completed", "reader_answer": "Morn", "confidence": 0.4, "pid": "p2", "duplicate_of": None}]
     return {"qid": qid, "question": question, "answers": ["Morn"], "gold_pids": ["p1", "p2"], "error": None,
@@ -55,7 +55,8 @@ def tor_row(qid="q1", em=1.0):
 
 def ircot_row(qid="q1", em=1.0):
     steps = [{"step": 0, "sentence": "", "query": "Where was the maker of Atlas born?", "added": ["p1"]},
-             {"step": 1, "sentence": "Atlas was made by Kellis.", "query": "Atlas was made by Kellis.", "added": ["p2"]}]
+             {"step": 1, "sentence": "Atlas was made by Kellis.", "query": "Atlas was made by Kellis.",
+              "added": ["p2"]}]
     return {**searchain_row(qid, em), "trace": {"method": "ircot", "stop": "answer_is", "steps": steps}}
 
 
@@ -122,7 +123,8 @@ def test_a_tasks_metrics_drive_the_summary_the_filters_and_the_rows_marks(tmp_pa
     assert run.task.name == "fact-check" and run.metrics == ["label_acc", "cover_em"]
     page = build_page([run])
     assert "<th>label_acc</th>" in page and "<th>em</th>" not in page
-    assert 'data-qid="c1"' in page and page.count('data-status="correct"') == 1 and page.count('data-status="wrong"') == 1
+    assert 'data-qid="c1"' in page
+    assert page.count('data-status="correct"') == 1 and page.count('data-status="wrong"') == 1
     long_form = [_task_row("l1", {"rouge_l": 0.42, "recall@15": 1.0}, "A long answer.")]
     page = build_page([("long", long_form)])  # no settings file: the metric says the task
     assert "<th>rouge_l</th>" in page and 'data-status="graded"' in page and "rouge_l 0.42" in page
@@ -153,7 +155,7 @@ def test_a_question_whose_lm_output_was_cut_at_max_tokens_says_so(tmp_path):
 
 
 def test_each_runs_settings_are_on_the_page(tmp_path):
-    path = _write(tmp_path / "ircot.jsonl", [ircot_row("q1", 1.0), ircot_row("q2", 0.0)])
+    _write(tmp_path / "ircot.jsonl", [ircot_row("q1", 1.0), ircot_row("q2", 0.0)])
     meta = {"method": "ircot", "profile": "paper", "lm": "openai/qwen", "api_base": "http://127.0.0.1:8000/v1",
             "retriever": "bm25", "knobs": {"k": 4, "answer_reader": "direct"}}
     (tmp_path / "ircot.meta.json").write_text(json.dumps(meta))

@@ -1,14 +1,13 @@
 """The HTML report in a real browser (Debian's headless Chromium via selenium): filters, an expanded
 SearChain tree, no script error, and a page whose data holds <script> runs nothing."""
 
-import json
 from pathlib import Path
 
 import pytest
+from test_report import EVIL, searchain_row
 
 from hopkit.report import browser
 from hopkit.report.page import build_page, read_run
-from test_report import EVIL, searchain_row
 
 REASON = browser.missing()
 pytestmark = pytest.mark.skipif(REASON is not None, reason=str(REASON))
@@ -54,7 +53,8 @@ def test_filters_hide_rows_and_a_searchain_tree_expands(chromium, tmp_path):
     first.find_element(By.CSS_SELECTOR, "details.trace > summary").click()
     nodes = [n.get_attribute("data-id") for n in first.find_elements(By.CSS_SELECTOR, ".searchain-tree li.node")]
     assert nodes == ["r1.1", "r2.1"] and node.is_displayed()
-    actions = [s.get_attribute("data-action") for s in first.find_elements(By.CSS_SELECTOR, ".searchain-tree [data-action]")]
+    marked = first.find_elements(By.CSS_SELECTOR, ".searchain-tree [data-action]")
+    actions = [s.get_attribute("data-action") for s in marked]
     assert actions == ["corrected", "completed"]
     assert browser.console_errors(chromium) == []
 
@@ -73,7 +73,6 @@ def test_script_in_the_data_is_shown_and_never_run(chromium, tmp_path):
                                  "tor__local-qwen1.5b.jsonl"])
 def test_reports_of_the_committed_runs_open_without_console_errors(chromium, tmp_path, log):
     from selenium.webdriver.common.by import By
-
     from selenium.webdriver.support.ui import WebDriverWait
 
     rows = read_run(RUNS / log)
@@ -125,7 +124,6 @@ def test_a_long_form_page_shows_rouge_l(chromium, tmp_path):
 
 def test_three_runs_side_by_side_each_trace_drawn_and_a_link_opens_it(chromium, tmp_path):
     from selenium.webdriver.common.by import By
-
     from test_report import ircot_row, tor_row
 
     runs = [("searchain", [searchain_row("q1", 1.0), searchain_row("q2", 0.0)]),

@@ -11,6 +11,9 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 
+from optimize_worker import TableRetriever, tiny_dataset  # noqa: E402
+from scripted_engine import FieldEchoEngine  # noqa: E402
+
 from hopkit.errors import InputError  # noqa: E402
 from hopkit.lm.accounted import AccountedLM  # noqa: E402
 from hopkit.reproduce import ReproduceRequest, paper_grid, reproduce  # noqa: E402
@@ -18,8 +21,6 @@ from hopkit.reproduce.grids import check_grid  # noqa: E402
 from hopkit.reproduce.paper_numbers import dataset_key, paper_number  # noqa: E402
 from hopkit.reproduce.protocol import demonstration_sample  # noqa: E402
 from hopkit.reproduce.table import read_studies, reproduce_table  # noqa: E402
-from optimize_worker import TableRetriever, tiny_dataset  # noqa: E402
-from scripted_engine import FieldEchoEngine  # noqa: E402
 
 
 class DeepReadingEngine(FieldEchoEngine):
@@ -314,9 +315,10 @@ def test_the_table_says_where_an_unfinished_study_stands(tmp_path, capsys):
 def test_a_reproduce_log_records_its_run_spec_and_eval_like_reruns_the_chosen_setting(tmp_path, hopkit_home):
     """The test log and every tune setting's log carry the run spec eval writes, on their own split and knobs, so
     ``hopkit eval --like`` reruns the setting the tune split chose on the same test questions."""
+    from lm_servers import scripted_lm_server
+
     from hopkit.cli.main import main
     from hopkit.spec import from_log
-    from lm_servers import scripted_lm_server
 
     server = scripted_lm_server()
     lm = ["--lm", "openai/scripted", "--api-base", f"http://127.0.0.1:{server.server_address[1]}/v1", "--no-cache"]

@@ -12,7 +12,8 @@ def test_question_and_hop_queries_against_bm25():
                      Passage("x", "Salt Tide", "Salt Tide is a film.")])
     example = dspy.Example(question="Where was the author of Glass Orchard born?", gold_pids=["w", "p"],
                            hop_queries=["Who wrote Glass Orchard?", "Where was Orvan Kellis born?"])
-    assert query_items([example], "hops") == [("Who wrote Glass Orchard?", ["w"]), ("Where was Orvan Kellis born?", ["p"])]
+    assert query_items([example], "hops") == [("Who wrote Glass Orchard?", ["w"]),
+                                               ("Where was Orvan Kellis born?", ["p"])]
     hops = bench_retrieval(BM25Retriever(corpus), [example], k=1, warmup=0, progress=False, queries="hops")
     assert hops.n == 2 and hops.recall == 1.0 and hops.p95_ms >= hops.p50_ms >= 0
     question = bench_retrieval(BM25Retriever(corpus), [example], k=1, warmup=0, progress=False)

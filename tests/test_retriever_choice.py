@@ -8,8 +8,8 @@ from hopkit.data.corpus import Corpus
 from hopkit.data.examples import make_example
 from hopkit.data.passage import Passage
 from hopkit.errors import InputError
-from hopkit.retrieval.bm25 import BM25Retriever
 from hopkit.evaluation.retriever_choice import choose_retriever
+from hopkit.retrieval.bm25 import BM25Retriever
 from hopkit.retrieval.colbert.gold_triples import gold_triples
 from hopkit.retrieval.staging import MANIFEST
 
@@ -48,7 +48,8 @@ MANY = [make_example(f"{ex.qid}-{i}", ex.question, ex.answers, ex.gold_pids) for
 
 
 @pytest.mark.parametrize(("colbert", "recall", "chosen"),
-                         [(["c", "b", "a"], 1.0, "colbert"), (["d", "a", "c"], 0.75, "bm25"), (["d", "b"], 0.25, "bm25")])
+                         [(["c", "b", "a"], 1.0, "colbert"), (["d", "a", "c"], 0.75, "bm25"),
+                          (["d", "b"], 0.25, "bm25")])
 def test_colbert_only_when_its_question_recall_is_higher_beyond_noise(tmp_path, colbert, recall, chosen):
     # BM25's c, a, d: q1 finds c of (c, b), q2 finds a: recall (0.5 + 1) / 2 = 0.75; a tie goes to BM25
     index_for, open_index = _indexes(tmp_path, {"bm25": ["c", "a", "d"], "colbert": colbert})
@@ -69,7 +70,8 @@ def test_a_higher_recall_within_noise_keeps_bm25(tmp_path):
 def test_gold_triples_pair_each_gold_paragraph_with_bm25s_best_non_gold():
     triples = gold_triples(QUESTIONS, CORPUS, negatives=1)
     by_question = {(t["query"], t["positive"]): t["negative"] for t in triples}
-    assert set(by_question) == {(QUESTIONS[0].question, "c"), (QUESTIONS[0].question, "b"), (QUESTIONS[1].question, "a")}
+    assert set(by_question) == {(QUESTIONS[0].question, "c"), (QUESTIONS[0].question, "b"),
+                                (QUESTIONS[1].question, "a")}
     top_non_gold = [p.pid for p in BM25Retriever(CORPUS).retrieve(QUESTIONS[0].question, 4) if p.pid not in "cb"][0]
     assert by_question[(QUESTIONS[0].question, "c")] == top_non_gold
     assert all(t["negative"] not in QUESTIONS[i].gold_pids for i in range(2) for t in triples

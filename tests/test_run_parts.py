@@ -5,13 +5,13 @@ import json
 
 import dspy
 import pytest
+from scripted_engine import FieldEchoEngine
 
 import hopkit
 from hopkit.errors import MissingArtifactError
 from hopkit.lm.accounted import AccountedLM
 from hopkit.run_parts import open_parts
 from hopkit.spec import RunSpec
-from scripted_engine import FieldEchoEngine
 
 
 @pytest.fixture

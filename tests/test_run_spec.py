@@ -13,11 +13,12 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 
+from scripted_engine import FieldEchoEngine  # noqa: E402
+
 from hopkit.cli.main import main  # noqa: E402
 from hopkit.errors import InputError, MissingArtifactError  # noqa: E402
 from hopkit.lm.accounted import AccountedLM  # noqa: E402
 from hopkit.spec import RunSpec, from_log, from_toml  # noqa: E402
-from scripted_engine import FieldEchoEngine  # noqa: E402
 
 
 @pytest.fixture
@@ -44,7 +45,8 @@ def test_like_and_config_give_the_logged_runs_predictions_again(scripted, tmp_pa
     assert _predictions(again) == _predictions(first)
     config = tmp_path / "run.toml"
     name, value = knob.split("=")
-    config.write_text(f'method = "{method}"\ndataset = "bundled:dev"\nn = 2\nprofile = "paper"\n[knobs]\n{name} = {value}\n')
+    config.write_text(f'method = "{method}"\ndataset = "bundled:dev"\nn = 2\nprofile = "paper"\n'
+                      f'[knobs]\n{name} = {value}\n')
     from_file = tmp_path / "from-file.jsonl"
     assert main(["eval", "--config", str(config), "--out", str(from_file), "--quiet"]) == 0
     assert _predictions(from_file) == _predictions(first)

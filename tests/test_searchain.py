@@ -5,20 +5,28 @@ import json
 
 import dspy
 import pytest
+from scripted_engine import ScriptedEngine
 
-from hopkit.evaluation.trace_stats import stats_of
 from hopkit.data.passage import Passage
+from hopkit.evaluation.trace_stats import stats_of
 from hopkit.lm.accounted import AccountedLM
 from hopkit.programs.registry import build_program
 from hopkit.programs.searchain import SearChain
 from hopkit.programs.searchain.chain_text import parse_chain_text, render_chain
 from hopkit.programs.searchain.judgment import disagrees, judge, probability_confidence
 from hopkit.programs.searchain.processed import ProcessedQueries
-from hopkit.programs.searchain.tree import (COMPLETED, CORRECTED, DUPLICATE, FILLED, NOT_REACHED, PASS, UNANSWERED,
-                                            UNSOLVED_KEPT)
+from hopkit.programs.searchain.tree import (
+    COMPLETED,
+    CORRECTED,
+    DUPLICATE,
+    FILLED,
+    NOT_REACHED,
+    PASS,
+    UNANSWERED,
+    UNSOLVED_KEPT,
+)
 from hopkit.reader.lm_reader import LMReader
 from hopkit.reader.protocol import Span
-from scripted_engine import ScriptedEngine
 
 
 class QueryRetriever:
@@ -154,7 +162,8 @@ def test_judge_keeps_an_unanswered_unsolved_node_unless_feedback_is_asked():
     assert judge(True, "", "", 0.9, "doc", no_answer="feedback", **kw) == COMPLETED
     assert judge(True, "", "Morn", 0.1, "doc", no_answer="go_on", **kw) == COMPLETED
     # a copy of the query's own entity is no answer to "What role did Ralph Bakshi play?" (seen on dev100)
-    copied = judge(True, "", "Ralph Bakshi", 0.0, "doc", no_answer="go_on", query="What role did Ralph Bakshi play?", **kw)
+    copied = judge(True, "", "Ralph Bakshi", 0.0, "doc", no_answer="go_on", query="What role did Ralph Bakshi play?",
+                   **kw)
     assert copied == UNANSWERED
 
 
@@ -273,7 +282,8 @@ def test_marker_format_is_read_when_the_typed_parse_fails():
 
 def test_an_unreadable_chain_is_counted_and_asked_again():
     prediction, _, _, _ = run([{"chain": "I am not sure.", "final_answer": ""},
-                               chain(("Who made Atlas?", "Kellis made it."), final="Kellis"), final("Kellis [1].", "Kellis")],
+                               chain(("Who made Atlas?", "Kellis made it."), final="Kellis"),
+                               final("Kellis [1].", "Kellis")],
                               {"Who made Atlas?": ("Kellis", 0.9)})
     assert stats_of(prediction.trace)["unreadable_chains"] == 1 and prediction.answer == "Kellis"
 
@@ -328,7 +338,8 @@ def test_the_final_answer_follows_the_last_chain_when_tracing_disagrees():
 
 
 def test_a_sentence_answer_is_cut_to_the_phrase_it_states_and_never_rewritten():
-    replies = [chain(("How many members has Lawson?", "Lawson has four members."), final="Lawson has more members than Club."),
+    replies = [chain(("How many members has Lawson?", "Lawson has four members."),
+                     final="Lawson has more members than Club."),
                final("Lawson has four [1].", "Lawson")]
     prediction, _, _, engine = run(replies + [{"answer": "Lawson"}], {"How many members has Lawson?": ("four", 0.9)})
     assert prediction.answer == "Lawson" and prediction.trace["short_form"]["before"].startswith("Lawson has")
@@ -359,7 +370,8 @@ def test_nodes_of_a_replanned_round_never_reach_the_answer():
     # round 2 plans another way to the answer and never uses the star
     prediction, _, _, engine = run(
         [chain(("Who starred in Atlas?", "Tom Hanks starred in Atlas."), ("Who directed Atlas?", "Brann directed it.")),
-         chain(("Who directed Atlas?", "Kellis directed Atlas."), ("Where was Kellis born?", "Kellis was born in Morn.")),
+         chain(("Who directed Atlas?", "Kellis directed Atlas."),
+               ("Where was Kellis born?", "Kellis was born in Morn.")),
          final("Kellis [1] was born in Morn [2].", "Morn")],
         {"Who starred in Atlas?": ("", 0.0), "Who directed Atlas?": ("Kellis", 0.95),
          "Where was Kellis born?": ("Morn", 0.9)})
@@ -428,8 +440,8 @@ def test_an_unsolved_repeat_ir_could_not_answer_keeps_its_recorded_reading():
 def test_a_first_chain_that_restates_the_question_is_asked_once_to_decompose():
     question_node = ("Where was the maker of Atlas born?", "Morn")
     replies = [chain(question_node, final="Morn"),
-               chain(("Who made Atlas?", "Atlas was made by Kellis."), ("Where was Kellis born?", "Kellis was born in Morn."),
-                     final="Morn"),
+               chain(("Who made Atlas?", "Atlas was made by Kellis."),
+                     ("Where was Kellis born?", "Kellis was born in Morn."), final="Morn"),
                final("Kellis [1], Morn [2].", "Morn")]
     table = {"Who made Atlas?": ("Kellis", 0.95), "Where was Kellis born?": ("Morn", 0.9)}
     prediction, retriever, _, engine = run(replies, table)
@@ -456,11 +468,14 @@ def _chain_only_examples():
 
     corpus = Corpus([Passage("x", "Atlas (novel)", "Atlas is a novel written by Kellis in 1901."),
                      Passage("k", "Kellis", "Kellis was a writer born in Morn."),
-                     Passage("a", "Ada Pell", "Ada Pell was born in 1900."), Passage("b", "Bo Tull", "Bo Tull was born in 1910.")])
+                     Passage("a", "Ada Pell", "Ada Pell was born in 1900."),
+                     Passage("b", "Bo Tull", "Bo Tull was born in 1910.")])
     train = [make_example("c1", "Who is older, Ada Pell or Bo Tull?", ["Ada Pell"], ["a", "b"],
-                          chain=["Ada Pell was born in 1900.", "Bo Tull was born in 1910.", "So the answer is: Ada Pell."]),
+                          chain=["Ada Pell was born in 1900.", "Bo Tull was born in 1910.",
+                                 "So the answer is: Ada Pell."]),
              make_example("b1", "Where was the author of Atlas born?", ["Morn"], ["x", "k"],
-                          chain=["Atlas was written by Kellis.", "Kellis was born in Morn.", "So the answer is: Morn."])]
+                          chain=["Atlas was written by Kellis.", "Kellis was born in Morn.",
+                                 "So the answer is: Morn."])]
     return train, corpus
 
 
@@ -527,11 +542,14 @@ def test_chain_of_thought_demonstrations_need_no_comparison_question():
         def __call__(self, question, fact):
             return type("Out", (), {"query": f"query for: {fact}"})()
 
-    corpus = Corpus([Passage("a", "Atlas", "Atlas was made by Kellis."), Passage("k", "Kellis", "Kellis was born in Morn."),
-                     Passage("b", "Brand", "Brand was written by Ibsen."), Passage("i", "Ibsen", "Ibsen was born in Skien.")])
+    corpus = Corpus([Passage("a", "Atlas", "Atlas was made by Kellis."),
+                     Passage("k", "Kellis", "Kellis was born in Morn."),
+                     Passage("b", "Brand", "Brand was written by Ibsen."),
+                     Passage("i", "Ibsen", "Ibsen was born in Skien.")])
     train = [make_example("1", "Where was the maker of Atlas born?", ["Morn"], ["a", "k"],
                           chain=["Atlas was made by Kellis.", "Kellis was born in Morn.", "So the answer is: Morn."]),
              make_example("2", "Where was the writer of Brand born?", ["Skien"], ["b", "i"],
-                          chain=["Brand was written by Ibsen.", "Ibsen was born in Skien.", "So the answer is: Skien."])]
+                          chain=["Brand was written by Ibsen.", "Ibsen was born in Skien.",
+                                 "So the answer is: Skien."])]
     demos = build_chain_demos(train, corpus, write_query=Writer())
     assert {d.question for d in demos} == {train[0].question, train[1].question} and len(demos) == 3

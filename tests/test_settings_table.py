@@ -71,8 +71,9 @@ def test_report_on_a_study_still_tuning_reads_the_papers_knobs_from_its_storage(
     folder = study_folder(tmp_path / "running")
     study = optuna.create_study(study_name="running", storage=f"sqlite:///{folder / 'study.db'}")
     study.enqueue_trial(PAPER, user_attrs={"paper_defaults": True})
+    # trial 0 running, as when a queue was stopped mid-trial: no summary.json yet
     study.ask({"k": optuna.distributions.IntDistribution(1, 5),
-               "theta": optuna.distributions.FloatDistribution(0.0, 1.0)})  # trial 0 running, as when a queue was stopped mid-trial: no summary.json yet
+               "theta": optuna.distributions.FloatDistribution(0.0, 1.0)})
     assert main(["report", str(folder)]) == 0
     out = capsys.readouterr().out
     assert "no summary.json yet" in out and "| paper | 1 | 0.50 | 4 | 50.0 | 50.0 | 0 | 2.00 | 10 |" in out

@@ -3,6 +3,8 @@ a scripted LM (what each retrieves with, when it stops, what it answers) and the
 
 import dspy
 import pytest
+from scripted_engine import ScriptedEngine
+from test_ircot import TableRetriever
 
 from hopkit.data.registry import load_dataset_spec
 from hopkit.evaluation.trace_stats import stats_of
@@ -15,8 +17,6 @@ from hopkit.programs.registry import ablations, build_program, views_of
 from hopkit.programs.self_ask import SelfAsk
 from hopkit.programs.self_ask.program import read_line
 from hopkit.programs.worked_examples import worked_examples
-from scripted_engine import ScriptedEngine
-from test_ircot import TableRetriever
 
 PAPER = ("k", "max_turns", "shots")
 
@@ -106,7 +106,8 @@ def test_iter_retgen_retrieves_with_the_question_and_the_last_response_for_t_tur
 
 def test_a_malformed_generation_is_counted_and_the_turns_go_on():
     retriever = TableRetriever({}, default=["a"])
-    engine = ScriptedEngine([{"answer": "only"}] * 4 + [{"reasoning": "r", "answer": "Velmar"}])  # ChatAdapter, then JSON
+    # the ChatAdapter's tries, then JSON's
+    engine = ScriptedEngine([{"answer": "only"}] * 4 + [{"reasoning": "r", "answer": "Velmar"}])
     dspy.configure(lm=AccountedLM("local/scripted", engine=engine, cache=False))
     prediction = IterRetGen(retriever, profile="paper", max_turns=3)(question="Q?")
     assert prediction.answer == "Velmar" and stats_of(prediction.trace)["generation_parse_failures"] == 2
@@ -152,8 +153,9 @@ def test_each_trace_is_typed_and_reads_back_from_its_logged_json():
 
 @pytest.mark.parametrize("method", ["self-ask", "react", "iter-retgen"])
 def test_each_runs_through_optimize_and_ablate_by_name(method, tmp_path, hopkit_home):
-    from hopkit.cli.main import main
     from lm_servers import scripted_lm_server
+
+    from hopkit.cli.main import main
 
     server = scripted_lm_server()
     lm = ["--lm", "openai/scripted", "--api-base", f"http://127.0.0.1:{server.server_address[1]}/v1", "--no-cache"]

@@ -8,12 +8,12 @@ import json
 import pytest
 from test_loaders import _musique_row
 
-from hopkit.programs import demo_source as demos
 from hopkit.cli.main import main
 from hopkit.data.registry import load_dataset_spec
 from hopkit.data.store_split import store_copy
 from hopkit.data.stored_copies import stored_copy
 from hopkit.errors import InputError
+from hopkit.programs import demo_source as demos
 
 
 @pytest.fixture

@@ -4,6 +4,7 @@ import json
 
 import dspy
 import pytest
+from scripted_engine import FieldEchoEngine, ScriptedEngine
 
 from hopkit.data.registry import load_dataset_spec
 from hopkit.evaluation.metrics import get_metric
@@ -14,7 +15,6 @@ from hopkit.programs.searchain.views import statements as searchain_statements
 from hopkit.programs.tree_of_reviews.views import statements as tor_statements
 from hopkit.tasks import TaskProgram, apply_task, get_task, task_metrics
 from hopkit.text.labels import claim_label, yes_no
-from scripted_engine import FieldEchoEngine, ScriptedEngine
 
 
 def _rows(tmp_path, name, rows):
@@ -103,22 +103,26 @@ def test_a_closed_task_reads_the_programs_traced_answer_when_the_answer_has_no_l
     claim = "The creator of Tower of Zerdyr was born in Port Kourdrein."
     read = apply_task(Planned("Stam Trothstaeova", "SUPPORTS"), "fact-check", searchain_statements)(question=claim)
     assert read.answer == "SUPPORTS" and read.trace["answer_read_from"] == "traced_answer"
-    kept = apply_task(Planned("REFUTES", "SUPPORTS"), "fact-check", searchain_statements)(question=claim)  # a label stands as written
+    # a label stands as written
+    kept = apply_task(Planned("REFUTES", "SUPPORTS"), "fact-check", searchain_statements)(question=claim)
     assert kept.answer == "REFUTES" and "answer_read_from" not in kept.trace
-    neither = apply_task(Planned("Stam Trothstaeova", "Port Kourdrein"), "fact-check", searchain_statements)(question=claim)
+    neither = apply_task(Planned("Stam Trothstaeova", "Port Kourdrein"), "fact-check",
+                         searchain_statements)(question=claim)
     assert neither.answer == "Stam Trothstaeova"  # no label anywhere: left as it was, and scored wrong
     assert apply_task(Planned("Stam", "yes"), "yes-no", searchain_statements)(question="Was it?").answer == "yes"
-    assert apply_task(Planned("Stam", "Ada"), "slot-filling", searchain_statements)(question="x [SEP] y").answer == "Stam"  # open answers
+    open_answer = apply_task(Planned("Stam", "Ada"), "slot-filling", searchain_statements)(question="x [SEP] y")
+    assert open_answer.answer == "Stam"  # open answers
 
 
 def test_long_form_searchain_verifies_by_rouge_against_alpha():
-    from test_searchain import QueryRetriever, TableReader, chain, final
+    from test_searchain import QueryRetriever, TableReader, chain
 
     knobs = task_knobs("searchain", get_task("long-form"), {})
     assert knobs == {"answer_form": "long", "yes_no_check": False, "option_check": False, "date_comparison": False}
     assert task_knobs("searchain", get_task("long-form"), {"answer_form": "short"})["answer_form"] == "short"
+    # "Is it safe to ...?" stays long
     assert task_knobs("oner", get_task("long-form"), {}) == {"yes_no_check": False, "option_check": False,
-                                                             "date_comparison": False}  # "Is it safe to ...?" stays long
+                                                             "date_comparison": False}
     assert task_knobs("oner", get_task("multihop-qa"), {}) == {}
     assert task_knobs("oner", get_task("fact-check"), {}) == {"option_check": False, "date_comparison": False}
     long_answer = "Glass is clear because its atoms are arranged without any grain that would scatter the light."
@@ -155,7 +159,8 @@ def test_bundled_task_splits_load_with_their_task_over_the_same_corpus(hopkit_ho
 def test_task_splits_leave_the_multihop_files_byte_identical(tmp_path):
     from hopkit.data.bundled.build import BundledSpec, build_bundled
 
-    with_tasks = build_bundled(tmp_path / "a", BundledSpec(train=20, dev=5, test=5, task_train=5, task_dev=2, task_test=2))
+    with_tasks = build_bundled(tmp_path / "a",
+                               BundledSpec(train=20, dev=5, test=5, task_train=5, task_dev=2, task_test=2))
     without = build_bundled(tmp_path / "b", BundledSpec(train=20, dev=5, test=5, task_train=0, task_dev=0, task_test=0))
     for name in ("corpus.jsonl", "train.jsonl", "dev.jsonl", "test.jsonl", "triples.jsonl"):
         assert (with_tasks / name).read_bytes() == (without / name).read_bytes(), name
@@ -178,8 +183,9 @@ def test_an_unknown_bundled_task_says_which_exist():
 ])
 def test_hopkit_eval_runs_on_each_loaders_local_rows(tmp_path, hopkit_home, name, row):
     """Over a scripted OpenAI-compatible server; KILT rows over a user's own passage file and index."""
-    from hopkit.cli.main import main
     from lm_servers import scripted_lm_server
+
+    from hopkit.cli.main import main
 
     rows = _rows(tmp_path, name, [row])
     extra = []
@@ -199,7 +205,8 @@ def test_hopkit_eval_runs_on_each_loaders_local_rows(tmp_path, hopkit_home, name
     server.shutdown()
     result = json.loads(out.read_text().splitlines()[0])
     assert code == 0 and result["error"] is None and result["metrics"]
-    assert (name == "fever") == ("label_acc" in result["metrics"]) and (name == "eli5") == ("rouge_l" in result["metrics"])
+    assert (name == "fever") == ("label_acc" in result["metrics"])
+    assert (name == "eli5") == ("rouge_l" in result["metrics"])
 
 
 def test_a_bundled_task_takes_its_demonstrations_from_its_own_train_split_first(hopkit_home):
@@ -242,8 +249,8 @@ def test_every_method_builds_its_demonstrations_for_every_bundled_task(hopkit_ho
         # bridge (the claims)
         fits = method == "ircot" or (method == "searchain" and task != "slot-filling") or task == "fact-check"
         assert bool(questions & own) == fits, (method, task)
-    long_answers = [demo.final_answer for _, p in build_program("searchain", retriever=retriever, reader=hopkit.LMReader(),
-                                                                 train=train).named_predictors()
+    searchain = build_program("searchain", retriever=retriever, reader=hopkit.LMReader(), train=train)
+    long_answers = [demo.final_answer for _, p in searchain.named_predictors()
                     for demo in p.demos if getattr(demo, "final_answer", "")]
     if task == "long-form":
         assert any(len(answer.split()) > 20 for answer in long_answers)
@@ -262,11 +269,13 @@ class _Fused(dspy.Module):
 
 def test_a_long_form_answer_is_the_fuller_of_answer_and_response():
     explained = "The Golden Tide was written by Rouk Grirnhoar, a historian born in New Montreil."
-    named = apply_task(_Fused("Rouk Grirnhoar", explained), "long-form", tor_statements)(question="Explain The Golden Tide.")
+    ask = "Explain The Golden Tide."
+    named = apply_task(_Fused("Rouk Grirnhoar", explained), "long-form", tor_statements)(question=ask)
     assert named.answer == explained and named.trace["long_answer_from"] == "response"
-    swapped = apply_task(_Fused(explained, "Rouk Grirnhoar"), "long-form", tor_statements)(question="Explain The Golden Tide.")
+    swapped = apply_task(_Fused(explained, "Rouk Grirnhoar"), "long-form", tor_statements)(question=ask)
     assert swapped.answer == explained and "long_answer_from" not in swapped.trace
-    short_task = apply_task(_Fused("Rouk Grirnhoar", explained), "slot-filling", tor_statements)(question="Golden Tide [SEP] author")
+    short_task = apply_task(_Fused("Rouk Grirnhoar", explained), "slot-filling",
+                            tor_statements)(question="Golden Tide [SEP] author")
     assert short_task.answer == "Rouk Grirnhoar"
 
 

@@ -5,16 +5,16 @@ import threading
 
 import dspy
 import pytest
+from scripted_engine import ScriptedEngine
 
-from hopkit.evaluation.trace_stats import stats_of
 from hopkit.data.passage import Passage
+from hopkit.evaluation.trace_stats import stats_of
 from hopkit.lm.accounted import AccountedLM
 from hopkit.programs.registry import build_program
 from hopkit.programs.tree_of_reviews import TreeOfReviews
 from hopkit.programs.tree_of_reviews.fusion import EvidenceFusion, rank_by_response
 from hopkit.programs.tree_of_reviews.review import read_markers
 from hopkit.programs.tree_of_reviews.tree import Evidence
-from scripted_engine import ScriptedEngine
 
 TITLE = re.compile(r"Wikipedia Title: (\w+)")
 
@@ -63,7 +63,8 @@ class TableRetriever:
 
     def retrieve(self, query, k):
         self.calls.append((query, k))
-        return [Passage(pid, pid, f"text of {pid}").ranked(i + 1, 1.0) for i, pid in enumerate(self.table.get(query, [])[:k])]
+        found = self.table.get(query, [])[:k]
+        return [Passage(pid, pid, f"text of {pid}").ranked(i + 1, 1.0) for i, pid in enumerate(found)]
 
 
 def setup(reviews, table, **kw):
@@ -287,14 +288,17 @@ def test_review_demonstrations_from_chains_of_thought():
 
     corpus = Corpus([Passage("x", "Atlas (novel)", "Atlas is a novel written by Kellis in 1901."),
                      Passage("k", "Kellis", "Kellis was a writer born in Morn."),
-                     Passage("a", "Ada Pell", "Ada Pell was born in 1900."), Passage("b", "Bo Tull", "Bo Tull was born in 1910."),
+                     Passage("a", "Ada Pell", "Ada Pell was born in 1900."),
+                     Passage("b", "Bo Tull", "Bo Tull was born in 1910."),
                      Passage("z", "Zebra", "Zebras are striped.")])
     train = [make_example("b1", "Where was the author of Atlas born?", ["Morn"], ["x", "k"],
-                          chain=["Atlas was written by Kellis.", "Kellis was born in Morn.", "So the answer is: Morn."]),
+                          chain=["Atlas was written by Kellis.", "Kellis was born in Morn.",
+                                 "So the answer is: Morn."]),
              make_example("c1", "Who is older, Ada Pell or Bo Tull?", ["Ada Pell"], ["a", "b"],
                           chain=["Ada Pell was born in 1900.", "Bo Tull was born in 1910.", "Thus Ada Pell is older.",
                                  "So the answer is: Ada Pell."]),
-             make_example("z1", "What are zebras?", ["horses"], ["z"], chain=["Zebras are striped.", "So the answer is: horses."])]
+             make_example("z1", "What are zebras?", ["horses"], ["z"],
+                          chain=["Zebras are striped.", "So the answer is: horses."])]
     dspy.configure(lm=AccountedLM("local/scripted", engine=ScriptedEngine(
         [{"query": "Who wrote Atlas?"}, {"query": "Where was Kellis born?"},
          {"query": "When was Ada Pell born?"}, {"query": "When was Bo Tull born?"}]), cache=False))

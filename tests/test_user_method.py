@@ -8,12 +8,12 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from lm_servers import scripted_lm_server
 
 import hopkit
 from hopkit.cli.main import main
 from hopkit.knobs import KNOBS
 from hopkit.programs import registry
-from lm_servers import scripted_lm_server
 
 HOPKIT = Path(hopkit.__file__).resolve().parent
 

@@ -4,12 +4,12 @@ other answer passes with no call."""
 import dspy
 from dspy.utils import DummyLM
 
-from hopkit.evaluation.trace_stats import stats_of
+from hopkit.additions.yes_no_check import YesNoCheck, facts_of, verdict_of
 from hopkit.data.corpus import Corpus
 from hopkit.data.passage import Passage
+from hopkit.evaluation.trace_stats import stats_of
 from hopkit.programs.ircot import IRCoT
 from hopkit.programs.registry import build_program
-from hopkit.additions.yes_no_check import YesNoCheck, facts_of, verdict_of
 from hopkit.retrieval.bm25 import BM25Retriever
 
 CORPUS = Corpus([Passage("a", "The Bomb", "The Bomb is a 1987 album."),
