@@ -34,7 +34,7 @@ class RunParts:
     reader: Reader | None
     # (method, profile) -> its train examples and what its run records as its demonstrations
     demos: dict[tuple[str, str], tuple[Dataset | None, str]] = field(default_factory=dict)
-    # retrievers over other corpora than the dataset's (another split's file), by corpus fingerprint
+    # retrievers by corpus fingerprint: the dataset's own (the opened one), then other splits' files as asked for
     _over_corpus: dict[str, CountingRetriever] = field(default_factory=dict, repr=False)
 
     def demonstrations(self, method: str, profile: str | None = None) -> tuple[Dataset | None, str]:
@@ -68,9 +68,9 @@ class RunParts:
         if (self.retriever is None or dataset is None or dataset.corpus is None or self.spec.index
                 or self.backend.startswith("remote:") or self.dataset is None or self.dataset.corpus is None):
             return self.retriever
+        if not self._over_corpus:  # the run's own corpus is hashed once
+            self._over_corpus[self.dataset.corpus.fingerprint()] = self.retriever
         fingerprint = dataset.corpus.fingerprint()
-        if fingerprint == self.dataset.corpus.fingerprint():
-            return self.retriever
         if fingerprint not in self._over_corpus:
             from hopkit.errors import MissingArtifactError
             from hopkit.evaluation.retriever_choice import open_dataset_retriever

@@ -312,12 +312,15 @@ def cmd_optimize(args: argparse.Namespace) -> None:
             raise InputError(f"--objectives must start with the metric ({first}), e.g. {first},lm_calls")
         args.metric = names[0]
         objectives += names[1:]
+    import functools
+
     from hopkit.optimize.demos import RUN_ON_TRAIN
     from hopkit.optimize.splits import load_splits, split_spec
 
+    load = functools.cache(load_dataset)  # the test split's dataset is read again below, for its corpus
     train, dev, picked = load_splits(
         args.train or f"{args.dataset}:train" if (args.demos != "none" or method.uses_demos) else None,
-        args.dev or f"{args.dataset}:dev", args.test, load_dataset, n_dev=args.n_dev, n_test=args.n_test)
+        args.dev or f"{args.dataset}:dev", args.test, load, n_dev=args.n_dev, n_test=args.n_test)
     task = get_task(args.task or dev.task)
     metric = get_metric(args.metric or tuned_metric(task))
     study = args.study or slug(f"{args.method}-{dev.name}-{metric.name}-{args.demos}-{args.lm}")
@@ -330,7 +333,7 @@ def cmd_optimize(args: argparse.Namespace) -> None:
     # a split from another file or hub split retrieves from its own paragraphs, not dev's
     split_retrievers = {
         **({"train": parts.retriever_for(train, "train")} if train is not None and args.demos in RUN_ON_TRAIN else {}),
-        **({"test": parts.retriever_for(load_dataset(split_spec(args.test)[0]), "test")} if args.test else {})}
+        **({"test": parts.retriever_for(load(split_spec(args.test)[0]), "test")} if args.test else {})}
     request = OptimizeRequest(
         method=args.method, metric=metric,
         splits=Splits(train, picked["dev"], dev.name, test=picked["test"], train_n=args.n_train),

@@ -54,6 +54,7 @@ def add_parsers(verbs: argparse._SubParsersAction) -> None:
 
 
 def cmd_reproduce(args: argparse.Namespace) -> None:
+    import functools
     from dataclasses import replace
 
     from hopkit.cli.run_spec import spec_from_flags
@@ -77,7 +78,8 @@ def cmd_reproduce(args: argparse.Namespace) -> None:
     # is one, so that ``--retriever auto`` measures no test question); a split over other paragraphs gets its own
     # index through ``retriever_for``
     first = split_spec(args.tune)[0] if args.tune else test_spec
-    parts = open_parts(replace(spec, dataset=first), load_dataset(first), [(args.method, PROFILE)],
+    load = functools.cache(load_dataset)  # the protocol reads the same files again for its splits
+    parts = open_parts(replace(spec, dataset=first), load(first), [(args.method, PROFILE)],
                        demos=method.uses_demos, configure_lm=lambda: configure_lm(args))
     train = parts.demonstrations(args.method, PROFILE)[0] if method.uses_demos else None
     folder = args.out or runs_dir() / "reproduce" / slug(f"{args.method}-{test_spec}")
@@ -88,7 +90,7 @@ def cmd_reproduce(args: argparse.Namespace) -> None:
                                wide=args.grid == "wide", pruner=args.pruner, prompt_sets=args.prompt_sets,
                                threads=args.threads, progress=not args.quiet, record=record, fixed=fixed,
                                fixed_from=str(args.reader_from) if args.reader_from else None, run_spec=spec)
-    results = reproduce(request, load_dataset, parts.retriever_for, parts.reader, train)
+    results = reproduce(request, load, parts.retriever_for, parts.reader, train)
     for result in results:
         scores = " ".join(f"{name} {100 * value:.1f}" for name, value in result.test_metrics.items())
         print(f"prompt set {result.prompt_set}: {result.chosen or 'paper setting'} -> test {scores} "
