@@ -46,3 +46,26 @@ def test_a_missing_file_a_missing_corpus_and_a_malformed_line_each_get_one_line(
     no_answer.write_text('{"id": "a", "question": "Who?"}\n')
     with pytest.raises(InputError, match=r"no_answer.jsonl:1: expected an object with 'question' and 'answers'"):
         load_dataset_spec(f"qa:{no_answer}@{FIXTURES / 'corpus.jsonl'}")
+
+
+def test_two_corpus_files_of_one_name_in_different_folders_each_keep_their_own_default_index(tmp_path):
+    """Two experiments' ``data/corpus.jsonl``: indexing the second must not replace the first's index, and each
+    dataset must open the index over its own paragraphs."""
+    from hopkit.cli.main import main
+    from hopkit.evaluation.retriever_choice import open_dataset_retriever
+
+    questions = FIXTURES / "questions.jsonl"
+    specs = []
+    for folder, extra in (("a", ""), ("b", '{"title": "Extra Page", "text": "Only the second corpus has it."}\n')):
+        corpus = tmp_path / folder / "data" / "corpus.jsonl"
+        corpus.parent.mkdir(parents=True)
+        corpus.write_text((FIXTURES / "corpus.jsonl").read_text() + extra)
+        specs.append(f"qa:{questions}@{corpus}")
+    first, second = (load_dataset_spec(spec) for spec in specs)
+    assert first.corpus_name != second.corpus_name
+    assert load_dataset_spec(specs[0]).corpus_name == first.corpus_name  # one file: one index, run after run
+    for spec in specs:
+        assert main(["index", "--backend", "bm25", "--dataset", spec]) == 0
+    for dataset in (first, second):
+        retriever, _, _ = open_dataset_retriever("bm25", None, None, dataset)
+        assert len(retriever.corpus) == len(dataset.corpus)

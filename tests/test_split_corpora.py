@@ -30,7 +30,7 @@ def _split(folder: Path, name: str, people: list[tuple[str, str]]) -> str:
 
 @pytest.fixture
 def three_files(tmp_path):
-    # the corpora's index folders are named after their folder, which is each test's own (HOPKIT_HOME is shared)
+    # the corpora's default indexes are named after their content, so these tests share them (HOPKIT_HOME is shared)
     return {name: _split(tmp_path, name, people) for name, people in {
         "train": [("Grey Mill", "Ada Lund"), ("Salt Road", "Bo Karm")],
         "dev": [("Alba Rivers", "Tomas Brenn"), ("Quiet Harbour", "Ines Valo")],
@@ -59,7 +59,8 @@ def test_the_parts_retrieve_over_each_datasets_own_corpus(hopkit_home, three_fil
     assert parts.retriever_for(test) is over_test  # opened once
 
 
-def test_a_split_without_its_index_is_refused_with_the_command_that_builds_it(hopkit_home, three_files):
+def test_a_split_without_its_index_is_refused_with_the_command_that_builds_it(monkeypatch, tmp_path, three_files):
+    monkeypatch.setenv("HOPKIT_HOME", str(tmp_path / "home"))  # a cache where the other tests built no index
     assert main(["index", "--backend", "bm25", "--dataset", three_files["dev"]]) == 0
     dev, test = load_dataset_spec(three_files["dev"]), load_dataset_spec(three_files["test"])
     parts = open_parts(RunSpec(method="oner", dataset=three_files["dev"], retriever="bm25"), dev, demos=False,

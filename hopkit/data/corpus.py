@@ -18,6 +18,7 @@ class Corpus:
     def __init__(self, passages: Iterable[Passage]) -> None:
         self._passages: list[Passage] = []
         self._by_pid: dict[str, int] = {}
+        self._fingerprint: str | None = None  # a corpus does not change once built, so it is hashed once
         for line_no, passage in enumerate(passages, start=1):
             _validate(passage, line_no)
             if passage.pid in self._by_pid:
@@ -50,10 +51,12 @@ class Corpus:
 
     def fingerprint(self) -> str:
         """sha256 over pids, titles and texts: says whether an index matches this corpus."""
-        digest = hashlib.sha256()
-        for p in self._passages:
-            digest.update(f"{p.pid}\t{p.title}\t{p.text}\n".encode())
-        return digest.hexdigest()
+        if self._fingerprint is None:
+            digest = hashlib.sha256()
+            for p in self._passages:
+                digest.update(f"{p.pid}\t{p.title}\t{p.text}\n".encode())
+            self._fingerprint = digest.hexdigest()
+        return self._fingerprint
 
     def write_jsonl(self, path: Path) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)

@@ -36,6 +36,12 @@ class ClosedCorpusBuilder:
         return Corpus(self._passages.values()) if self._passages else None
 
 
+def local_corpus_name(stem: str, corpus: Corpus | None) -> str:
+    """The default index name of a corpus read from a user's file: its stem and the start of its fingerprint, so
+    that two files of one name in different folders (two ``corpus.jsonl``) never share one default index."""
+    return f"{stem}-{corpus.fingerprint()[:8]}" if corpus is not None else stem
+
+
 @dataclass
 class Dataset:
     """Examples plus the corpus they are answered from (a closed corpus where built from contexts)."""

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from hopkit.data.decomposition import hop_queries_and_chain
-from hopkit.data.examples import ClosedCorpusBuilder, Dataset, make_example
+from hopkit.data.examples import ClosedCorpusBuilder, Dataset, local_corpus_name, make_example
 from hopkit.data.stored_copies import stored_copy
 from hopkit.errors import InputError, MissingArtifactError
 from hopkit.tasks import DEFAULT_TASK
@@ -183,5 +183,5 @@ def load_hub(name: str, split: str, local_file: str | None = None, limit: int | 
             break
     corpus = builder.build()
     # two files of one split (MuSiQue's dev100 and test92) have their own corpora, so their own default indexes
-    corpus_name = f"{name}-{split}" + (f"-{corpus.fingerprint()[:8]}" if corpus is not None and local_file else "")
+    corpus_name = local_corpus_name(f"{name}-{split}", corpus) if local_file else f"{name}-{split}"
     return Dataset(f"{name}:{split}", examples, corpus, corpus_name, spec.task, str(copy) if copy else None)

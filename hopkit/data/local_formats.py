@@ -6,7 +6,7 @@ import json
 import re
 from pathlib import Path
 
-from hopkit.data.examples import ClosedCorpusBuilder, Dataset, make_example
+from hopkit.data.examples import ClosedCorpusBuilder, Dataset, local_corpus_name, make_example
 from hopkit.data.sentences import split_sentences
 from hopkit.errors import InputError, MissingArtifactError
 
@@ -37,7 +37,8 @@ def load_ircot_jsonl(path: Path, name: str | None = None) -> Dataset:
             except (json.JSONDecodeError, KeyError, TypeError) as error:
                 raise InputError(f"{path}:{line_no}: not IRCoT's processed format ({error!r}); expected "
                                  "question_id, question_text, answers_objects, contexts") from None
-    return Dataset(name or f"ircot:{path.stem}", examples, builder.build(), f"ircot-{path.stem}")
+    corpus = builder.build()
+    return Dataset(name or f"ircot:{path.stem}", examples, corpus, local_corpus_name(f"ircot-{path.stem}", corpus))
 
 
 _BLOCK = re.compile(r"^# METADATA: (\{.*\})\s*$", re.M)
@@ -50,8 +51,10 @@ def load_ircot_demos(path: Path) -> Dataset:
     parenthetical such as "(album)") is named in the block's chain of thought: the chain names
     the entities whose paragraphs it used. Recall on these files is therefore approximate.
     """
-    return parse_ircot_demos(_require(path).read_text(encoding="utf-8"), str(path), f"ircot-demos:{path.stem}",
-                             f"demos-{path.stem}")
+    dataset = parse_ircot_demos(_require(path).read_text(encoding="utf-8"), str(path), f"ircot-demos:{path.stem}",
+                                f"demos-{path.stem}")
+    dataset.corpus_name = local_corpus_name(dataset.corpus_name, dataset.corpus)
+    return dataset
 
 
 def parse_ircot_demos(text: str, source: str, name: str, corpus_name: str) -> Dataset:

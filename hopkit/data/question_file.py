@@ -23,7 +23,7 @@ import sys
 from pathlib import Path
 
 from hopkit.data.corpus import Corpus, json_objects, read_jsonl_passages
-from hopkit.data.examples import Dataset, make_example
+from hopkit.data.examples import Dataset, local_corpus_name, make_example
 from hopkit.errors import InputError, MissingArtifactError
 
 SPEC_HELP = "qa:QUESTIONS.jsonl@CORPUS.jsonl"
@@ -76,7 +76,7 @@ def load_question_file(rest: str) -> Dataset:
               f"{corpus_path} (e.g. {first.qid}: {first.missing_gold_titles[0]!r}); their recall counts only the "
               "gold paragraphs the corpus has", file=sys.stderr)
     name = f"qa:{questions_path.stem}"
-    return Dataset(name, examples, corpus_obj, f"qa-{corpus_path.parent.name}-{corpus_path.stem}")
+    return Dataset(name, examples, corpus_obj, local_corpus_name(f"qa-{corpus_path.stem}", corpus_obj))
 
 
 def _read_corpus(path: Path):
