@@ -2,7 +2,9 @@
 # The papers' protocol at the papers' scale (issue 73): one LM job at a time, each resumable from its study folder.
 #   git worktree add ../hopkit-reproduce HEAD
 #   nohup bash experiments/reproduce/queue.sh ../hopkit-reproduce ../shared/data > /dev/null 2>&1 &
-# $1: the checkout whose code runs (a pinned worktree, so that commits to main do not change a running study);
+# $1: the checkout whose code starts each new study (a pinned worktree, so that commits to main do not change a running
+#     study); a study folder named in runs/queue-pins runs at the commit it names there instead (a worktree of its own,
+#     $1-COMMIT, added when missing), so that a study begun on older code finishes on it;
 # $2: the folder holding hotpotqa/, musique/, 2wiki/hipporag/ and ircot-demos/ (see ../shared/README.md).
 # Outputs: experiments/reproduce/runs/<method>-<dataset>/ (reproduce.json, tune-*/, test/); status in runs/queue-status.
 set -u
@@ -25,7 +27,21 @@ declare -A SHORT_TEST=([hotpotqa]="$HOTPOT[101-300]" [2wiki]="$WIKI[101-300]" [m
 declare -A DEMOS=([hotpotqa]="ircot-demos:$DATA/ircot-demos/hotpotqa.txt"
                   [2wiki]="ircot-demos:$DATA/ircot-demos/2wikimultihopqa.txt"
                   [musique]="ircot-demos:$DATA/ircot-demos/musique.txt")
-hopkit() { env -C "$CODE" PYTHONPATH="$CODE" "$PY" -m hopkit.cli.main "$@"; }
+AT=$CODE  # the checkout the next command runs
+hopkit() { env -C "$AT" PYTHONPATH="$AT" "$PY" -m hopkit.cli.main "$@"; }
+# runs/queue-pins: "FOLDER COMMIT" lines; a study writing into FOLDER runs at COMMIT (its logs hold no run spec that
+# newer code would resume them by); every other study runs at $1
+code_for() {  # the checkout a study writing into folder $1 runs at
+    local commit dir
+    commit=$(awk -v folder="$1" '$1 == folder {print $2; exit}' "$ROOT/queue-pins" 2>/dev/null)
+    [ -n "$commit" ] || { echo "$CODE"; return; }
+    commit=$(git -C "$MAIN" rev-parse --verify -q "$commit^{commit}") || return 1  # a pin that names no commit
+    [ "$commit" = "$(git -C "$CODE" rev-parse HEAD)" ] && { echo "$CODE"; return; }
+    commit=${commit:0:7}
+    dir=$CODE-$commit
+    [ -d "$dir" ] || git -C "$MAIN" worktree add -q --detach "$dir" "$commit" > /dev/null 2>&1 || return 1
+    echo "$dir"
+}
 for set in hotpotqa 2wiki musique; do  # BM25 indexes of every corpus (seconds; kept in the hopkit cache)
     hopkit index --backend bm25 --dataset "${TEST[$set]%\[*}" > /dev/null 2>&1
 done
@@ -50,9 +66,14 @@ run() {  # name, then reproduce's arguments; OUT= names another study folder tha
     local name=$1 out=${OUT:-$1}; shift
     finished "$name" && return
     stop_requested && exit 0
-    echo "start $name $(date +%F\ %T) $(git -C "$CODE" rev-parse --short HEAD)" >> "$STATUS"
+    if ! AT=$(code_for "$out"); then
+        echo "skipped $name $(date +%F\ %T): no worktree at the commit runs/queue-pins names for $out" >> "$STATUS"
+        return
+    fi
+    echo "start $name $(date +%F\ %T) $(git -C "$AT" rev-parse --short HEAD)" >> "$STATUS"
     hopkit "$@" --out "$ROOT/$out" --retriever bm25 --lm local:qwen1.5b --quiet >> "$ROOT/$name.log" 2>&1
     echo "done $name rc=$? $(date +%F\ %T)" >> "$STATUS"
+    AT=$CODE
 }
 # item 2's benchmark: IRCoT zero-shot and few-shot on 10 MuSiQue dev questions, each in a fresh process
 if ! finished bench-demos; then
