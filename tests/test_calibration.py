@@ -87,3 +87,26 @@ def test_deeper_pairs_bring_passages_that_do_not_answer():
                            hop_queries=["Who wrote the Glass Orchard novel?", "Where was Orvan Kellis born?"])
     pairs = list(calibration_pairs([example], BM25Retriever(CORPUS), depth=3))
     assert len(pairs) == 6 and sum(p.answers for p in pairs) == 2 and len({p.key for p in pairs}) == 6
+
+
+def test_the_pair_log_refuses_other_settings_and_other_files_and_mends_a_torn_line(tmp_path):
+    from hopkit.calibration.pair_log import PairLog
+
+    settings = {"dataset": "bundled:dev", "dataset_spec": "bundled:dev", "reader": "lm", "depth": 3}
+    log = PairLog(tmp_path / "pairs.jsonl", settings)
+    log.append({"key": "q1\tWho?\ta", "confidence": 0.9, "answers": True})
+    with pytest.raises(InputError, match=r"other settings \(depth, reader\); pass another --out"):
+        PairLog(tmp_path / "pairs.jsonl", {**settings, "reader": "extractive", "depth": 1})
+    moved = PairLog(tmp_path / "pairs.jsonl", {**settings, "dataset_spec": "bundled:dev@elsewhere"})  # a label
+    assert list(moved.records) == ["q1\tWho?\ta"]
+
+    (tmp_path / "pairs.jsonl").write_text((tmp_path / "pairs.jsonl").read_text() + '{"key": "q2\\tWhe')  # a kill
+    mended = PairLog(tmp_path / "pairs.jsonl", settings)
+    mended.append({"key": "q2\tWhere?\tb", "confidence": 0.2, "answers": False})
+    assert list(PairLog(tmp_path / "pairs.jsonl", settings).records) == ["q1\tWho?\ta", "q2\tWhere?\tb"]
+
+    run_log = tmp_path / "eval.jsonl"
+    run_log.write_text('{"qid": "q1", "metrics": {"f1": 1.0}}\n')
+    with pytest.raises(InputError, match="eval.jsonl exists and is not a calibrate-reader log .*pass another --out"):
+        PairLog(run_log, settings)
+    assert run_log.read_text() == '{"qid": "q1", "metrics": {"f1": 1.0}}\n'

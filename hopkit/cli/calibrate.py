@@ -7,11 +7,11 @@ resumes where it stopped; the table is computed from the whole log.
 from __future__ import annotations
 
 import argparse
-import json
 from pathlib import Path
 
 from tqdm import tqdm
 
+from hopkit.calibration.pair_log import PairLog
 from hopkit.calibration.pairs import QUERY_SOURCES, calibration_pairs
 from hopkit.calibration.table import calibrate, format_calibration
 from hopkit.cli.components import add_lm_flags, add_retrieval_flags, configure_lm, load_dataset, load_retriever
@@ -30,7 +30,8 @@ def add_parser(verbs: argparse._SubParsersAction) -> None:
     parser.add_argument("--depth", type=int, default=3,
                         help="passages per query, from the top (the ranks below 1 supply passages that do not answer)")
     parser.add_argument("--bins", type=int, default=10)
-    parser.add_argument("--out", type=Path, default=None, help="pair log (JSONL; resumes)")
+    parser.add_argument("--out", type=Path, default=None,
+                        help="pair log (JSONL; resumes, and refuses a log of readings made with other settings)")
     parser.add_argument("--quiet", action="store_true")
     add_lm_flags(parser)
     add_retrieval_flags(parser)
@@ -49,27 +50,26 @@ def cmd_calibrate_reader(args: argparse.Namespace) -> None:
     dataset = load_dataset(args.dataset)
     examples = dataset.examples[: args.n] if args.n else dataset.examples
     retriever = load_retriever(args, dataset)
+    out = Path(args.out or runs_dir() / "calibration" / slug(dataset.name) /
+               f"{slug(args.reader)}__{slug(args.retriever)}__{slug(args.lm)}__{args.queries}__top{args.depth}.jsonl")
+    # the settings a reading depends on (--n and --bins only choose which pairs and how the table bins them)
+    log = PairLog(out, {"dataset": dataset.name, "dataset_spec": args.dataset, "reader": args.reader,
+                        "retriever": args.retriever, "queries": args.queries, "depth": args.depth,
+                        **({"lm": args.lm} if args.reader.startswith("lm") else {})})
     reader = open_reader(args.reader)
     if args.reader.startswith("lm"):
         configure_lm(args)
-    out = Path(args.out or runs_dir() / "calibration" / slug(dataset.name) /
-               f"{slug(args.reader)}__{slug(args.retriever)}__{slug(args.lm)}__{args.queries}__top{args.depth}.jsonl")
-    out.parent.mkdir(parents=True, exist_ok=True)
-    done = _read_log(out)
+    done = log.records
     pairs = list(calibration_pairs(examples, retriever, args.queries, args.depth))
     pending = [p for p in pairs if p.key not in done]
     if len(pending) < len(pairs):
         print(f"resuming {out}: {len(pairs) - len(pending)} of {len(pairs)} pairs already read")
     scale = getattr(reader, "confidence_scale", "probability")
-    with out.open("a", encoding="utf-8") as log:
-        for pair in tqdm(pending, desc="calibrate-reader", unit="pair", disable=args.quiet):
-            span = reader.read(pair.query, [pair.passage])
-            record = {"key": pair.key, "qid": pair.qid, "query": pair.query, "pid": pair.passage.pid,
-                      "answers": pair.answers, "confidence": probability_confidence(span.score, scale),
-                      "span": span.text, "failed": span.failed}
-            log.write(json.dumps(record) + "\n")
-            log.flush()
-            done[pair.key] = record
+    for pair in tqdm(pending, desc="calibrate-reader", unit="pair", disable=args.quiet):
+        span = reader.read(pair.query, [pair.passage])
+        log.append({"key": pair.key, "qid": pair.qid, "query": pair.query, "pid": pair.passage.pid,
+                    "answers": pair.answers, "confidence": probability_confidence(span.score, scale),
+                    "span": span.text, "failed": span.failed})
     records = [(done[p.key]["confidence"], done[p.key]["answers"]) for p in pairs]
     print(format_calibration(calibrate(records, args.bins), f"{args.reader} on {dataset.name} ({args.retriever}, "
                                                             f"{args.queries} queries, top {args.depth})"))
@@ -78,14 +78,3 @@ def cmd_calibrate_reader(args: argparse.Namespace) -> None:
         print(f"reader outputs that did not parse: {failed}")
     print(f"pairs: {out}")
 
-
-def _read_log(path: Path) -> dict[str, dict]:
-    """Pair records by key; a torn last line of a killed run is skipped."""
-    from hopkit.evaluation.run_log import parse_lines
-
-    if not path.is_file():
-        return {}
-    records: dict[str, dict] = {}
-    for record in parse_lines(path.read_text(encoding="utf-8").splitlines())[0]:
-        records.setdefault(record["key"], record)
-    return records

@@ -53,11 +53,7 @@ class RunLog:
             previous = json.loads(self.meta_path.read_text())
             if "profile" in meta and "profile" not in previous:
                 previous["profile"] = "hopkit"  # a log from before profiles ran hopkit's defaults
-            previous, current = self._settings(previous), self._settings(meta)
-            changed = sorted(k for k in set(previous) | set(current) if previous.get(k) != current.get(k))
-            if changed == ["spec"]:  # name the spec's own fields that differ
-                changed = sorted(k for k in set(previous["spec"]) | set(current["spec"])
-                                 if previous["spec"].get(k) != current["spec"].get(k))
+            changed = changed_settings(self._settings(previous), self._settings(meta))
             if changed:
                 raise InputError(
                     f"{self.path} holds a run with other settings ({', '.join(changed)}); "
@@ -132,6 +128,15 @@ def refuse_other_file(path: Path) -> None:
         if not (isinstance(row, dict) and "qid" in row and ("metrics" in row or "error" in row)):
             raise InputError(f"{path} exists and is not a run log (line {number + 1} is not a question's row); "
                              "pass another --out")
+
+
+def changed_settings(previous: dict, current: dict) -> list[str]:
+    """The settings two logs' metadata disagree on, by name; where only the run spec differs, its own fields."""
+    changed = sorted(k for k in set(previous) | set(current) if previous.get(k) != current.get(k))
+    if changed == ["spec"] and isinstance(previous["spec"], dict) and isinstance(current["spec"], dict):
+        changed = sorted(k for k in set(previous["spec"]) | set(current["spec"])
+                         if previous["spec"].get(k) != current["spec"].get(k))
+    return changed
 
 
 def parse_lines(lines: list[str]) -> tuple[list[dict], bool]:
