@@ -15,7 +15,7 @@ from hopkit.tasks import apply_task
 
 def test_a_fact_check_study_answers_with_labels_and_tunes_label_accuracy(monkeypatch, hopkit_home, tmp_path):
     lm = AccountedLM("local/scripted", engine=FieldEchoEngine(answer="The evidence confirms it."), cache=False)
-    monkeypatch.setattr("hopkit.cli.commands.configure_lm", lambda args: dspy.configure(lm=lm))
+    monkeypatch.setattr("hopkit.cli.optimize.configure_lm", lambda args: dspy.configure(lm=lm))
     monkeypatch.setattr("hopkit.lm.factory.use_lm", lambda spec: dspy.configure(lm=lm))  # eval's LM
     assert main(["index", "--backend", "bm25", "--dataset", "bundled:fact-check:dev"]) == 0
     study, out = tmp_path / "study.toml", tmp_path / "study"

@@ -40,7 +40,7 @@ def three_files(tmp_path):
 def _scripted(monkeypatch, tmp_path) -> str:
     """A scripted LM for the study, and its study file (the settings optimize takes from one)."""
     lm = AccountedLM("local/scripted", engine=FieldEchoEngine(answer="someone"), cache=False)
-    monkeypatch.setattr("hopkit.cli.commands.configure_lm", lambda args: dspy.configure(lm=lm))
+    monkeypatch.setattr("hopkit.cli.optimize.configure_lm", lambda args: dspy.configure(lm=lm))
     study = tmp_path / "study.toml"
     study.write_text('n_dev = 1\nretriever = "bm25"\nquiet = true\n')
     return str(study)

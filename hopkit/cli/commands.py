@@ -15,13 +15,11 @@ from hopkit.cli.components import (
     configure_lm,
     load_dataset,
     load_retriever,
-    parse_knobs,
     pick_questions,
     retriever_choice,
 )
 from hopkit.errors import InputError
 from hopkit.paths import default_index_path, runs_dir, slug
-from hopkit.spec import RunSpec
 from hopkit.tasks import DEFAULT_TASK
 
 
@@ -255,123 +253,6 @@ def cmd_eval(args: argparse.Namespace) -> int:
         print(f"hopkit: {failed_questions_line(run.report)}", file=sys.stderr)
         return 1
     return 0
-
-
-def optimize_spec(args: argparse.Namespace, fixed: dict, n_dev: int) -> RunSpec:
-    """The run spec of a study's dev runs, as eval would write it: the dev split, the LM and retriever flags, the
-    profile and the fixed knobs (each setting's log adds its own)."""
-    from dataclasses import replace
-
-    from hopkit.cli.run_spec import spec_from_flags
-
-    return replace(spec_from_flags(args), dataset=args.dev or f"{args.dataset}:dev", n=n_dev, knobs=fixed, out=None)
-
-
-def cmd_optimize(args: argparse.Namespace) -> None:
-    from dataclasses import replace
-
-    from hopkit.cli.study_file import apply_study_file
-
-    apply_study_file(args, required=("method",))
-    from hopkit.evaluation.metrics import get_metric
-    from hopkit.optimize.objective import check_cap
-    from hopkit.optimize.runner import (
-        DemoSettings,
-        OptimizeRequest,
-        PruningSettings,
-        Splits,
-        StudyPlace,
-        check_budget,
-        optimize,
-    )
-    from hopkit.optimize.search_space import search_space
-    from hopkit.optimize.study import check_storage, make_pruner, sqlite_url
-    from hopkit.programs.registry import check_knobs, get_method
-    from hopkit.run_parts import open_parts
-    from hopkit.tasks import get_task, tuned_metric
-
-    try:
-        check_budget(args.trials, args.demos, args.demo_threshold)
-        make_pruner(args.pruner, args.prune_startup)  # a bad pruner or startup fails here, before anything loads
-        check_cap(args.max_calls_per_question)
-    except ValueError as error:
-        raise InputError(str(error)) from None
-    method = get_method(args.method)
-    if args.metric is not None:
-        get_metric(args.metric)  # an unknown name is refused before anything loads
-    params = [p.strip() for p in args.params.split(",")] if args.params else None
-    fixed = check_knobs(args.method, parse_knobs(args.set))  # bad knobs fail here, before anything loads
-    search_space(args.method, params, fixed)
-    objectives = ["metric"]
-    if args.objectives:
-        names = [n.strip() for n in args.objectives.split(",") if n.strip()]
-        from hopkit.evaluation.metrics import METRICS
-
-        if names[0] != (args.metric or names[0]) or names[0] not in METRICS:
-            first = args.metric or "f1"
-            raise InputError(f"--objectives must start with the metric ({first}), e.g. {first},lm_calls")
-        args.metric = names[0]
-        objectives += names[1:]
-    import functools
-
-    from hopkit.optimize.demos import RUN_ON_TRAIN
-    from hopkit.optimize.splits import load_splits, split_spec
-
-    load = functools.cache(load_dataset)  # the test split's dataset is read again below, for its corpus
-    train, dev, picked = load_splits(
-        args.train or f"{args.dataset}:train" if (args.demos != "none" or method.uses_demos) else None,
-        args.dev or f"{args.dataset}:dev", args.test, load, n_dev=args.n_dev, n_test=args.n_test)
-    task = get_task(args.task or dev.task)
-    metric = get_metric(args.metric or tuned_metric(task))
-    study = args.study or slug(f"{args.method}-{dev.name}-{metric.name}-{args.demos}-{args.lm}")
-    folder = args.out or runs_dir() / "optimize" / study
-    storage = args.storage or sqlite_url(folder / "study.db")
-    check_storage(storage)
-    run_spec = optimize_spec(args, fixed, len(picked["dev"]))
-    # the retriever, reader, LM and task eval opens from the same flags; the demonstrations are the study's own
-    parts = open_parts(run_spec, dev, demos=False, configure_lm=lambda: configure_lm(args))
-    # a split from another file or hub split retrieves from its own paragraphs, not dev's
-    split_retrievers = {
-        **({"train": parts.retriever_for(train, "train")} if train is not None and args.demos in RUN_ON_TRAIN else {}),
-        **({"test": parts.retriever_for(load(split_spec(args.test)[0]), "test")} if args.test else {})}
-    request = OptimizeRequest(
-        method=args.method, metric=metric,
-        splits=Splits(train, picked["dev"], dev.name, test=picked["test"], train_n=args.n_train),
-        place=StudyPlace(folder, storage, study), trials=args.trials,
-        demos=DemoSettings(args.demos, args.demo_threshold),
-        pruning=PruningSettings(args.pruner, args.slices, args.prune_startup, args.max_calls_per_question,
-                                args.unpruned_check),
-        profile=args.profile, objectives=objectives, fixed=fixed, params=params, choose=args.choose, seed=args.seed,
-        threads=args.threads, progress=not args.quiet, run_spec=replace(run_spec, retriever=parts.backend),
-        task=parts.task)
-    if args.quiet:  # optuna's own log says each trial at INFO
-        import optuna
-
-        optuna.logging.set_verbosity(optuna.logging.WARNING)
-    try:
-        result = optimize(request, parts.retriever, parts.reader, split_retrievers=split_retrievers)
-    except ValueError as error:
-        raise InputError(str(error)) from None
-    before = f"{result.default_value:.4f}" if result.default_value is not None else "n/a"
-    print(f"trials: {result.trials} ({result.settings} distinct settings); "
-          f"{metric.name} on dev: trial 0 ({args.profile} profile) {before} -> best {result.best_value:.4f}")
-    print(f"best knobs: {result.knobs}")
-    if result.test_scores:
-        default = result.test_default_scores.get(metric.name)
-        before = "n/a" if default is None else f"{default:.4f}"
-        print(f"{metric.name} on test: trial 0 ({args.profile} profile) {before} -> "
-              f"best {result.test_scores[metric.name]:.4f}")
-    calls = ", ".join(f"{where} {value:.2f}" for where, value in result.calls_per_question.items())
-    print(f"LM calls per question: {calls}")
-    for point in result.pareto:
-        print(f"  pareto trial {point['number']}: {point['values']} {point['params']}")
-    print(f"LM cache hit rate {100 * result.cache_hit_rate:.1f}%; wall time {result.seconds:.0f} s "
-          f"({result.total_seconds:.0f} s over every run of this study that finished; "
-          f"{result.answering_seconds:.0f} s answering questions, killed runs included)")
-    print(f"summary: {result.summary_path}")
-    print(f"saved program: {result.program_dir}  (hopkit eval --program {result.program_dir})")
-    for name, where in result.plots.items():
-        print(f"plot {name}: {where}")
 
 
 def cmd_eval_retrieval(args: argparse.Namespace) -> None:

@@ -8,40 +8,7 @@ from pathlib import Path
 
 from hopkit.cli.environment import apply_defaults
 from hopkit.cli.plugins import load_user_methods
-from hopkit.cli.study_file import FileSetting, flags_as_file_settings
-from hopkit.optimize.guarded_choice import CHOICE_RULES
 from hopkit.retrieval.colbert.torch_kmeans import KMEANS_BACKENDS
-
-
-# ``hopkit optimize``'s settings that a study gives in its file (--config STUDY.toml), so that the command keeps to
-# the study's main concerns: the splits' sizes, the study's storage and seed, the pruner, the choice rule, and the
-# run's components other than the LM (the keys of the flags ``hopkit eval`` has for them)
-def optimize_file_settings() -> tuple[FileSetting, ...]:
-    from hopkit.cli.components import add_retrieval_flags
-    from hopkit.tasks import TASKS
-
-    return (
-        FileSetting("n_train", int, 20, "training questions the teleprompter may use"),
-        FileSetting("n_dev", int, 20, "dev questions, where the dev spec gives no range"),
-        FileSetting("n_test", int, 20, "test questions, where the test spec gives no range"),
-        FileSetting("pruner", str, "median", "how a trial that trails after a dev slice is stopped (none: every "
-                    "trial answers all of dev)", ("median", "halving", "none")),
-        FileSetting("slices", int, 3, "growing dev slices a trial can be pruned after (1: no pruning)"),
-        FileSetting("prune_startup", int, 3, "finished settings before the median pruner may stop a trial (a "
-                    "setting tried twice counts once)"),
-        FileSetting("unpruned_check", bool, False, "after the study, finish each pruned trial on all of dev: the "
-                    "questions and LM hours pruning saved, and whether the same setting would have been chosen"),
-        FileSetting("choose", str, "best", "best: the top dev score; guarded: keep trial 0 unless the best's paired "
-                    "dev lead, corrected for the settings it was picked from, is above zero", tuple(CHOICE_RULES)),
-        FileSetting("seed", int, 0, "the sampler's seed"),
-        FileSetting("threads", int, 1, "questions answered at once"),
-        FileSetting("storage", str, None, "optuna storage URL (default: SQLite in the study folder)"),
-        FileSetting("study", str, None, "study name (default from method, dataset, metric, demos and LM)"),
-        FileSetting("quiet", bool, False, "no progress bars"),
-        FileSetting("task", str, None, "the task every trial answers, as eval answers it (default: the dev split's)",
-                    tuple(TASKS)),
-        *flags_as_file_settings(add_retrieval_flags, leave_out=("demos_from",)),  # the train split gives the demos
-    )
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -100,9 +67,8 @@ def build_parser() -> argparse.ArgumentParser:
     add_retrieval_flags(bench)
     bench.set_defaults(run=commands.cmd_eval_retrieval)
 
-    from hopkit.cli import ablate, analyses, calibrate, knobs, reproduce
+    from hopkit.cli import ablate, analyses, calibrate, knobs, optimize, reproduce
     from hopkit.cli.run_spec import add_spec_flags
-    from hopkit.cli.study_file import add_study_file_flag
 
     ablate.add_parser(verbs)
     reproduce.add_parsers(verbs)
@@ -213,38 +179,7 @@ def build_parser() -> argparse.ArgumentParser:
         add_retrieval_flags(verb)
         verb.set_defaults(run=run)
 
-    opt = verbs.add_parser("optimize", help="tune demonstrations (DSPy) and knobs (optuna) on train/dev; save the "
-                                            "program")
-    opt.add_argument("--method", default=None, help="the method to tune (required)")
-    opt.add_argument("--dataset", default="bundled", help="a dataset with splits: bundled (train/dev/test)")
-    opt.add_argument("--train", default=None,
-                     help="train split spec, demonstrations only, e.g. 'musique:train@train.jsonl' (default "
-                     "<dataset>:train); SPEC[A-B] takes questions A to B")
-    opt.add_argument("--dev", default=None, help="dev split spec the study tunes on, e.g. 'SPEC[1-50]' (default "
-                     "<dataset>:dev)")
-    opt.add_argument("--test", default=None, help="test split spec, never seen by the study, scored once with "
-                     "trial 0 and the best setting, e.g. 'SPEC[51-100]' (optional); overlapping splits are refused")
-    opt.add_argument("--metric", default=None, help="the metric tuned (default: f1, or the task's own where it has "
-                                                    "no f1: label_acc for fact-check, rouge_l for long-form)")
-    opt.add_argument("--demos", default="bootstrap", choices=["bootstrap", "mipro", "labeled", "none"])
-    opt.add_argument("--demo-threshold", type=float, default=1.0,
-                     help="metric score a training trace must reach to become a demonstration (default 1.0: "
-                          "a fully right answer; DSPy would otherwise keep any trace with F1 above 0)")
-    opt.add_argument("--trials", type=int, default=10,
-                     help="distinct settings to try; a setting the sampler draws again is an optuna trial read from "
-                          "the first one's log, not answered again (the summary counts both)")
-    opt.add_argument("--params", default=None, help="comma-separated knobs to tune (default: all declared)")
-    opt.add_argument("--objectives", default=None, help="e.g. f1,lm_calls (also tokens, seconds): a Pareto front")
-    opt.add_argument("--max-calls-per-question", type=float, default=None, metavar="CALLS",
-                     help="stop a setting whose LM calls a question exceed CALLS, after 3 dev questions and at each "
-                     "slice; the paper's setting is never stopped (default: no cap)")
-    opt.add_argument("--set", action="append", default=[], metavar="KNOB=VALUE", help="fix a knob (not tuned)")
-    add_profile_flag(opt, text="the knobs not tuned, and trial 0's values of those tuned (paper: the study starts "
-                              "from the paper's setting)")
-    opt.add_argument("--out", type=Path, default=None, help="study folder (default runs/optimize/<study>)")
-    add_lm_flags(opt)  # the LM flags every verb takes, eval's among them
-    add_study_file_flag(opt, optimize_file_settings())
-    opt.set_defaults(run=commands.cmd_optimize)
+    optimize.add_parser(verbs)
     return parser
 
 
