@@ -168,7 +168,7 @@ def test_auto_demonstrations_are_bundled_only_for_bundled_data():
 
 @pytest.mark.parametrize("demos_from, fictional", [("auto", False), ("bundled:train", True)])
 def test_no_fictional_text_reaches_a_real_datasets_prompt_unless_asked(hopkit_home, tmp_path, demos_from, fictional):
-    from hopkit.cli.commands import _program
+    from hopkit.cli.answer import _program
     from hopkit.data.registry import load_bundled
 
     path = _real_dataset(tmp_path)

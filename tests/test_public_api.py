@@ -70,7 +70,7 @@ def test_python_dash_m_hopkit_is_the_cli():
 def test_python_and_the_cli_build_the_same_program(hopkit_home, method, cls, profile):
     """``hopkit eval --method M --dataset bundled:dev --profile P`` and ``hopkit.M(..., train=bundled:train,
     profile=P)``: the same prompts, demonstrations included (the README's promise)."""
-    from hopkit.cli.commands import _program
+    from hopkit.cli.answer import _program
     from hopkit.cli.main import build_parser, main
 
     assert main(["index", "--backend", "bm25", "--dataset", "bundled:dev"]) == 0

@@ -69,3 +69,16 @@ def test_two_corpus_files_of_one_name_in_different_folders_each_keep_their_own_d
     for dataset in (first, second):
         retriever, _, _ = open_dataset_retriever("bm25", None, None, dataset)
         assert len(retriever.corpus) == len(dataset.corpus)
+
+
+def test_index_of_a_corpus_file_without_out_goes_to_a_folder_of_that_files_own(tmp_path, capsys):
+    from hopkit.cli.main import main
+
+    folders = []
+    for folder, extra in (("a", ""), ("b", '{"title": "Extra Page", "text": "Only the second corpus has it."}\n')):
+        corpus = tmp_path / folder / "corpus.jsonl"
+        corpus.parent.mkdir()
+        corpus.write_text((FIXTURES / "corpus.jsonl").read_text() + extra)
+        assert main(["index", "--backend", "bm25", "--corpus", str(corpus)]) == 0
+        folders.append(capsys.readouterr().out.split(" in ")[1].split(" (")[0])
+    assert folders[0] != folders[1] and all(Path(folder).is_dir() for folder in folders)

@@ -19,7 +19,7 @@ from hopkit.knobs import PROFILES
 from hopkit.paths import runs_dir, slug
 
 
-def add_parser(verbs: argparse._SubParsersAction) -> None:
+def add_parsers(verbs: argparse._SubParsersAction) -> None:
     parser = verbs.add_parser("ablate", help="a method and its ablation variants on the same questions: tables with "
                                              "intervals, paired differences and a chart")
     parser.add_argument("--method", default=None,

@@ -20,7 +20,7 @@ from hopkit.paths import runs_dir, slug
 from hopkit.programs.searchain.judgment import probability_confidence
 
 
-def add_parser(verbs: argparse._SubParsersAction) -> None:
+def add_parsers(verbs: argparse._SubParsersAction) -> None:
     parser = verbs.add_parser("calibrate-reader", help="reliability table of a reader's confidence and a suggested "
                                                        "SearChain theta")
     parser.add_argument("--dataset", default="bundled:dev")

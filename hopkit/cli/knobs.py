@@ -8,7 +8,7 @@ import argparse
 from hopkit.knobs import PROFILES
 
 
-def add_parser(verbs: argparse._SubParsersAction) -> None:
+def add_parsers(verbs: argparse._SubParsersAction) -> None:
     parser = verbs.add_parser("knobs", help="a method's knobs: effective value under a profile, range, paper value, "
                                             "what each does and where it came from")
     parser.add_argument("method", help="a method name (hopkit eval --method), e.g. ircot, searchain, tor, oner")

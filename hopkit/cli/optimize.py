@@ -51,7 +51,7 @@ def optimize_file_settings() -> tuple[FileSetting, ...]:
     )
 
 
-def add_parser(verbs: argparse._SubParsersAction) -> None:
+def add_parsers(verbs: argparse._SubParsersAction) -> None:
     opt = verbs.add_parser("optimize", help="tune demonstrations (DSPy) and knobs (optuna) on train/dev; save the "
                                             "program")
     opt.add_argument("--method", default=None, help="the method to tune (required)")

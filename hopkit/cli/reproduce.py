@@ -51,6 +51,7 @@ def add_parsers(verbs: argparse._SubParsersAction) -> None:
     table.add_argument("folders", nargs="+", type=Path, help="folders hopkit reproduce wrote, or folders holding them")
     table.add_argument("--samples", type=int, default=10_000, help="bootstrap samples of each paired interval")
     table.set_defaults(run=cmd_reproduce_table)
+    add_bench_parsers(verbs)  # the benchmarks of what the protocol costs
 
 
 def cmd_reproduce(args: argparse.Namespace) -> None:
@@ -116,7 +117,7 @@ def cmd_reproduce_table(args: argparse.Namespace) -> None:
         print(progress_line(folder))
 
 
-def add_bench_parser(verbs: argparse._SubParsersAction) -> None:
+def add_bench_parsers(verbs: argparse._SubParsersAction) -> None:
     parser = verbs.add_parser("bench-demos", help="what few-shot prompts cost on the offline LM: IRCoT zero-shot "
                                                   "and few-shot, prompt tokens evaluated and seconds a question")
     parser.add_argument("--dataset", required=True, help="e.g. 'ircot:dev100.jsonl' (a BM25 index is built if missing)")

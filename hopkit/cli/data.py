@@ -1,0 +1,52 @@
+"""``hopkit data``: the bundled benchmark, and stored copies of hub splits."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from pathlib import Path
+
+from hopkit.errors import InputError
+
+
+def add_parsers(verbs: argparse._SubParsersAction) -> None:
+    data = verbs.add_parser("data", help="the bundled benchmark; stored copies of hub splits")
+    data_verbs = data.add_subparsers(dest="action", required=True)
+    build = data_verbs.add_parser("build", help="generate the bundled benchmark (seconds, deterministic)")
+    build.add_argument("--out", type=Path, default=None)
+    build.add_argument("--seed", type=int, default=13)
+    build.add_argument("--paragraphs", type=int, default=None,
+                       help="grow the world to N passages (e.g. 200000; default 2,804); use it as bundled:dev@N")
+    build.set_defaults(run=cmd_data_build)
+    add = data_verbs.add_parser("add", help="store a hub split's rows once, read in place of the hub from then on")
+    add.add_argument("spec", help="the hub split, e.g. musique:train (IRCoT's measured demonstrations on MuSiQue)")
+    add.add_argument("--from", dest="rows_file", type=Path, default=None,
+                     help="a JSON lines file of the hub's rows (offline); without it the split is downloaded")
+    add.set_defaults(run=cmd_data_add)
+
+
+def cmd_data_build(args: argparse.Namespace) -> None:
+    from hopkit.data.bundled.build import BundledSpec, build_bundled
+    from hopkit.data.registry import bundled_dir
+
+    if args.paragraphs is not None and args.paragraphs < 1:
+        raise InputError("--paragraphs must be a positive number of passages")
+    folder = args.out or bundled_dir(args.paragraphs)
+    start = time.perf_counter()
+    build_bundled(folder, BundledSpec(seed=args.seed, paragraphs=args.paragraphs))
+    manifest = json.loads((folder / "manifest.json").read_text())
+    print(f"bundled benchmark in {folder} ({time.perf_counter() - start:.1f}s): {manifest['passages']} passages, "
+          f"questions {manifest['questions']}, {manifest['triples']} retriever triples")
+
+
+def cmd_data_add(args: argparse.Namespace) -> None:
+    from hopkit.data.store_split import store_copy
+
+    kind, _, split = args.spec.partition(":")
+    if not split or "@" in split:
+        raise InputError(f"name a hub split as NAME:SPLIT, e.g. musique:train (got {args.spec!r}); the file goes in "
+                         "--from")
+    path, examples = store_copy(kind, split, args.rows_file)
+    print(f"{kind}:{split}: {examples} examples stored in {path}; `{kind}:{split}` reads them from now on "
+          f"(delete the file to use the hub again)")
