@@ -28,6 +28,9 @@ def hopkit_home(tmp_path_factory) -> Path:
 @pytest.fixture(autouse=True)
 def clean_dspy(hopkit_home, tmp_path, monkeypatch):
     monkeypatch.setenv("DSPY_CACHEDIR", str(tmp_path / "dspy-cache"))  # the cost ledger's folder: one per test
+    # a test's run logs stay in its own folder: a scripted LM's rows under the checkout's runs/ would be resumed by
+    # the user's next real run of the same command (the demo's logs are named by the LM flag, not the engine)
+    monkeypatch.setenv("HOPKIT_RUNS", str(tmp_path / "runs"))
     dspy.configure_cache(enable_disk_cache=False, enable_memory_cache=False)
     yield
     dspy.configure(lm=None)
