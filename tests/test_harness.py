@@ -81,6 +81,8 @@ def test_resume_ignores_labels_but_not_settings(tmp_path):
     evaluate(CountingProgram(), _examples(1), METRICS, RunLog(path, {"knobs": {"k": 4}, "name": "K4", "table": "t"}),
              progress=False)
     assert RunLog(path, {"knobs": {"k": 4}, "name": "K4", "table": ""}).done_qids() == {"q0"}
+    # what ``--retriever auto`` measured labels the run; the backend it chose is the setting
+    assert RunLog(path, {"knobs": {"k": 4}, "retriever_choice": "bm25: recall not higher"}).done_qids() == {"q0"}
     with pytest.raises(InputError, match="knobs"):
         RunLog(path, {"knobs": {"k": 8}, "name": "K4", "table": "t"})
 

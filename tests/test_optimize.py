@@ -673,3 +673,18 @@ def test_a_quiet_study_draws_no_progress_bar(tmp_path, capsys):
     optimize(request(tmp_path, f"sqlite:///{tmp_path / 'study.db'}", trials=1, demos="bootstrap"), TableRetriever(),
              None, say=lambda text: None)
     assert "%|" not in capsys.readouterr().err
+
+
+def test_each_setting_log_records_what_retriever_auto_measured_as_eval_does(tmp_path):
+    from dataclasses import replace
+
+    from hopkit.optimize.runner import setting_meta_of
+    from hopkit.spec import RunSpec
+
+    spec = RunSpec(method="oner", dataset="tiny:dev", retriever="colbert", knobs={"k": 5})
+    measured = replace(request(tmp_path, None, 1), run_spec=spec, retriever_choice="colbert: recall@5 higher")
+    meta = setting_meta_of(measured, "tiny:dev")["setting_meta"]({"k": 7})
+    assert meta["retriever"] == "colbert" and meta["knobs"] == {"k": 7}
+    assert meta["retriever_choice"] == "colbert: recall@5 higher"
+    assert "retriever_choice" not in setting_meta_of(replace(measured, retriever_choice=None), "tiny:dev")[
+        "setting_meta"]({"k": 7})

@@ -172,7 +172,7 @@ def cmd_optimize(args: argparse.Namespace) -> None:
                                 args.unpruned_check),
         profile=args.profile, objectives=objectives, fixed=fixed, params=params, choose=args.choose, seed=args.seed,
         threads=args.threads, progress=not args.quiet, run_spec=replace(run_spec, retriever=parts.backend),
-        task=parts.task)
+        task=parts.task, retriever_choice=parts.retriever_choice)
     if args.quiet:  # optuna's own log says each trial at INFO
         import optuna
 

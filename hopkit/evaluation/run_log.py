@@ -21,9 +21,9 @@ from pathlib import Path
 
 from hopkit.errors import InputError
 
-# Keys that only label a run (an ablation variant's name and table group, where the dataset was read from): a
-# resume ignores them
-LABELS = frozenset({"name", "table", "dataset_spec"})
+# Keys that only label a run (an ablation variant's name and table group, where the dataset was read from, what
+# ``--retriever auto`` measured: the backend it chose is a setting of its own): a resume ignores them
+LABELS = frozenset({"name", "table", "dataset_spec", "retriever_choice"})
 
 
 class RunLog:

@@ -113,6 +113,7 @@ class OptimizeRequest:
     # its own knobs, as eval records a run (None: the knobs alone)
     run_spec: Any = None
     task: Task | None = None  # the task every trial's program answers, as eval's does (None: the method's own answer)
+    retriever_choice: str | None = None  # what ``--retriever auto`` measured to choose the backend, as eval records it
 
 
 def setting_meta_of(request: OptimizeRequest, dev_name: str) -> dict[str, Any]:
@@ -125,8 +126,12 @@ def setting_meta_of(request: OptimizeRequest, dev_name: str) -> dict[str, Any]:
     from hopkit.spec import MECHANICS, run_meta
 
     spec = request.run_spec
-    return {"setting_meta": lambda knobs: run_meta(replace(spec, knobs={**spec.knobs, **knobs}), dev_name),
-            "mechanics": MECHANICS}
+    chosen = {"retriever_choice": request.retriever_choice} if request.retriever_choice else {}
+
+    def setting_meta(knobs: dict[str, Any]) -> dict:
+        return {**run_meta(replace(spec, knobs={**spec.knobs, **knobs}), dev_name), **chosen}
+
+    return {"setting_meta": setting_meta, "mechanics": MECHANICS}
 
 
 @dataclass
