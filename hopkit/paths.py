@@ -8,6 +8,8 @@ import re
 import sys
 from pathlib import Path
 
+from hopkit.errors import InputError
+
 
 def home() -> Path:
     return Path(os.environ.get("HOPKIT_HOME", Path.home() / ".cache" / "hopkit"))
@@ -45,3 +47,11 @@ def slug(text: str) -> str:
 def default_index_path(corpus_name: str, backend: str) -> Path:
     """Where ``hopkit index`` keeps a corpus's index for a backend when no --out is given."""
     return index_dir() / f"{slug(corpus_name)}.{backend}"
+
+
+def check_replaceable(out: Path, marker: str, what: str) -> None:
+    """A build replaces ``out`` only where it holds nothing or what such a build writes (its ``marker`` file): a
+    folder of the user's own given as ``--out`` is never deleted, nor a file of theirs moved aside."""
+    if not out.exists() or (out.is_dir() and ((out / marker).is_file() or not any(out.iterdir()))):
+        return
+    raise InputError(f"{out} exists and is not {what} (it holds no {marker}); pass another --out, or remove it first")

@@ -44,3 +44,36 @@ def test_survives_deepcopy(corpus):
 
     retriever = BM25Retriever(corpus)
     assert copy.deepcopy(retriever) is retriever
+
+
+def test_an_index_never_replaces_a_folder_or_file_that_is_not_an_index(corpus, tmp_path, capsys):
+    from hopkit.cli.main import main
+    from hopkit.errors import InputError
+    from hopkit.paths import check_replaceable
+    from hopkit.retrieval.staging import CHECKPOINT_MARKER
+
+    project = tmp_path / "project"
+    project.mkdir()
+    (project / "notes.txt").write_text("a week of work")
+    with pytest.raises(InputError, match="project exists and is not an index .*pass another --out"):
+        BM25Retriever(corpus).save(project)
+    assert main(["index", "--backend", "bm25", "--out", str(project)]) == 2
+    assert "is not an index" in capsys.readouterr().err
+    table = tmp_path / "table.csv"
+    table.write_text("a,b\n")
+    assert main(["index", "--backend", "bm25", "--out", str(table)]) == 2
+    assert main(["data", "build", "--out", str(project)]) == 2  # the bundled benchmark's files, the same
+    assert (project / "notes.txt").read_text() == "a week of work" and table.read_text() == "a,b\n"
+    assert not list(tmp_path.glob("*.building")) and not list(tmp_path.glob("*.old"))
+
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    BM25Retriever(corpus).save(empty)
+    BM25Retriever(corpus).save(empty)  # an index is rebuilt in place
+    assert len(BM25Retriever.load(empty).corpus) == len(corpus)
+    checkpoint = tmp_path / "ckpt"
+    checkpoint.mkdir()
+    (checkpoint / CHECKPOINT_MARKER).write_text("{}")
+    check_replaceable(checkpoint, CHECKPOINT_MARKER, "a ColBERT checkpoint")  # a checkpoint is retrained in place
+    with pytest.raises(InputError, match="is not a ColBERT checkpoint"):
+        check_replaceable(project, CHECKPOINT_MARKER, "a ColBERT checkpoint")

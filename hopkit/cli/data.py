@@ -8,6 +8,7 @@ import time
 from pathlib import Path
 
 from hopkit.errors import InputError
+from hopkit.paths import check_replaceable
 
 
 def add_parsers(verbs: argparse._SubParsersAction) -> None:
@@ -32,6 +33,8 @@ def cmd_data_build(args: argparse.Namespace) -> None:
 
     if args.paragraphs is not None and args.paragraphs < 1:
         raise InputError("--paragraphs must be a positive number of passages")
+    if args.out is not None:  # a folder of the user's choosing: never written over where it holds other data
+        check_replaceable(args.out, "manifest.json", "a bundled benchmark")
     folder = args.out or bundled_dir(args.paragraphs)
     start = time.perf_counter()
     build_bundled(folder, BundledSpec(seed=args.seed, paragraphs=args.paragraphs))

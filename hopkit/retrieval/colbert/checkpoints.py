@@ -6,6 +6,7 @@ import shutil
 from pathlib import Path
 
 from hopkit.errors import MissingArtifactError
+from hopkit.retrieval.staging import CHECKPOINT_MARKER, check_replaceable
 
 PAPER_CHECKPOINT = "colbert-ir/colbertv2.0"
 
@@ -27,6 +28,8 @@ def derive_from_minilm(out: Path, query_maxlen: int = 32, doc_maxlen: int = 180)
     import torch
     from colbert.infra import ColBERTConfig
     from colbert.modeling.base_colbert import BaseColBERT
+
+    check_replaceable(out, CHECKPOINT_MARKER, "a ColBERT checkpoint")
 
     from hopkit.retrieval.colbert.compat import no_git_metadata
 

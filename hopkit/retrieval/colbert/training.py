@@ -11,6 +11,7 @@ from hopkit.data.corpus import Corpus
 from hopkit.errors import InputError
 from hopkit.retrieval.colbert.compat import no_git_metadata, run_config, single_process_training
 from hopkit.retrieval.colbert.index import colbert_text
+from hopkit.retrieval.staging import CHECKPOINT_MARKER, check_replaceable
 
 
 @dataclass(frozen=True)
@@ -46,6 +47,7 @@ def train_colbert(init_checkpoint: str, triples_path: Path, corpus: Corpus, out:
     from colbert import Trainer
     from colbert.infra import ColBERTConfig, Run
 
+    check_replaceable(out, CHECKPOINT_MARKER, "a ColBERT checkpoint")  # before the training, not after it
     triples, queries = read_triples(triples_path, corpus)
     collection = [colbert_text(p) for p in corpus]
     work = out.with_name(out.name + ".training")
