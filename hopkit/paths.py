@@ -1,12 +1,14 @@
-"""Where hopkit keeps what it builds: one home folder, overridable by HOPKIT_HOME."""
+"""Where hopkit keeps what it builds (one home folder, overridable by HOPKIT_HOME), and what a build may write over."""
 
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import re
 import sys
 from pathlib import Path
+from typing import Any
 
 from hopkit.errors import InputError
 
@@ -55,3 +57,23 @@ def check_replaceable(out: Path, marker: str, what: str) -> None:
     if not out.exists() or (out.is_dir() and ((out / marker).is_file() or not any(out.iterdir()))):
         return
     raise InputError(f"{out} exists and is not {what} (it holds no {marker}); pass another --out, or remove it first")
+
+
+def existing_figures(out: Path | None, kind: type = object) -> Any:
+    """What a benchmark's ``--out`` JSON holds already (None: no file): a rerun keeps it or writes it again, and a
+    file that is not such JSON (a dataset, a CSV) is refused in one line rather than written over."""
+    if out is None or not out.exists():
+        return None
+    try:
+        figures = json.loads(out.read_text(encoding="utf-8")) if out.is_file() else None
+    except (UnicodeDecodeError, json.JSONDecodeError):
+        figures = None
+    if not isinstance(figures, kind) or figures is None:
+        raise InputError(f"{out} exists and is not a JSON file of this benchmark's figures; pass another --out")
+    return figures
+
+
+def check_page(out: Path) -> None:
+    """An ``--html`` path is written over only where it holds a page already."""
+    if out.exists() and not (out.is_file() and out.read_bytes()[:64].lstrip().lower().startswith(b"<!doctype html")):
+        raise InputError(f"{out} exists and is not an HTML page; pass another --html")

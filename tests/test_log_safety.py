@@ -95,3 +95,23 @@ def test_a_damaged_index_is_one_line_that_names_the_rebuild(bundled_index, serve
     assert _eval(server, out, "--retriever", "bm25", "--index", str(index)) == 2
     _one_line_error(capsys, "is damaged", "hopkit index --backend")
     assert not out.exists()
+
+
+BENCH_SPLITS = ["--dataset", "bundled:dev", "--demos-from", "bundled:train"]
+
+
+@pytest.mark.parametrize("verb", [
+    ["report", "LOG", "--html"], ["replay", "LOG", "--out"], ["bench-lm", "--out"],
+    ["bench-retrieval", "--sizes", "3000", "--out"], ["bench-grid", "ircot", *BENCH_SPLITS, "--out"],
+    ["bench-demos", *BENCH_SPLITS, "--out"]], ids=lambda verb: verb[0])
+def test_every_out_that_is_not_the_verbs_own_file_is_refused_and_left_as_it_was(tmp_path, capsys, verb):
+    """Besides eval's run logs: a page, a replayed log and each benchmark's figures are written only over their
+    own kind of file, and refused in one line before any work."""
+    from pathlib import Path
+
+    log = Path(__file__).parent / "fixtures" / "logs" / "ircot.jsonl"
+    out = tmp_path / "notes.csv"
+    out.write_text("name,score\nMorn,1\n")
+    assert main([str(log) if part == "LOG" else part for part in verb] + [str(out)]) == 2
+    _one_line_error(capsys, str(out), "pass another --")
+    assert out.read_text() == "name,score\nMorn,1\n"

@@ -93,8 +93,10 @@ def cmd_firings(args: argparse.Namespace) -> None:
 
 def cmd_replay(args: argparse.Namespace) -> None:
     from hopkit.evaluation.paired import read_rows
+    from hopkit.evaluation.run_log import refuse_other_file
     from hopkit.report.replay import replay, write_replayed
 
+    refuse_other_file(args.out)  # an earlier replay is written again; any other file is left alone
     rows, counts = replay(list(read_rows(args.log).values()), args.step)
     write_replayed(args.log, rows, args.out, args.step)
     print(f"{args.log} -> {args.out}: " + ", ".join(f"{k} {v}" for k, v in counts.items()))

@@ -53,7 +53,10 @@ def cmd_report(args: argparse.Namespace) -> None:
     from hopkit.report.runs import load_run
 
     if args.html is not None:
+        from hopkit.paths import check_page
         from hopkit.report.page import build_page
+
+        check_page(args.html)
         from hopkit.report.runs import cited_passages
 
         runs = [load_run(p, args.n) for p in args.runs]  # a file that is not a run log is refused here

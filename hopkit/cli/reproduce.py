@@ -14,7 +14,7 @@ from hopkit.cli.components import (
     load_dataset,
 )
 from hopkit.cli.study_file import add_study_file_flag, apply_study_file
-from hopkit.paths import runs_dir, slug
+from hopkit.paths import existing_figures, runs_dir, slug
 
 
 def add_parsers(verbs: argparse._SubParsersAction) -> None:
@@ -182,6 +182,7 @@ def cmd_bench_lm(args: argparse.Namespace) -> None:
 
     if args.prompt_tokens < 16 or args.generate < 1 or args.repeats < 1:
         raise InputError("--prompt-tokens must be at least 16, --generate and --repeats at least 1")
+    existing_figures(args.out)  # a file that is not such figures is refused before the benchmark, not after it
     result = bench_build(resolve_model_file(args.model), args.prompt_tokens, args.generate, args.repeats,
                          args.threads, say=lambda text: print(text, file=sys.stderr))
     print(format_bench(result))

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from hopkit.cli.components import add_retrieval_flags, load_dataset, load_retriever
 from hopkit.errors import InputError
-from hopkit.paths import default_index_path
+from hopkit.paths import default_index_path, existing_figures
 from hopkit.retrieval.colbert.torch_kmeans import KMEANS_BACKENDS
 
 
@@ -162,6 +162,7 @@ def cmd_bench_retrieval(args: argparse.Namespace) -> None:
     from hopkit.evaluation.scale_bench import HEADER, bench_sizes, choose_plaid
     from hopkit.retrieval.loading import parse_plaid
 
+    existing_figures(args.out)  # a file that is not such figures is refused before the benchmark, not after it
     try:
         sizes = [int(size) for size in args.sizes.split(",") if size.strip()]
     except ValueError:

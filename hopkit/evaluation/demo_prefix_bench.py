@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from hopkit.knobs.knob import Profile
+from hopkit.paths import existing_figures
 
 # mode -> (demonstrations on, environment of its process)
 MODES: dict[str, tuple[bool, dict[str, str]]] = {
@@ -75,7 +76,7 @@ def run_mode(request: BenchRequest, mode: str) -> dict:
 
 def bench(request: BenchRequest, modes: list[str], out: Path | None, say=print) -> dict[str, dict]:
     """Each mode in a child process; finished modes are kept in ``out`` and not run again."""
-    done = json.loads(out.read_text()) if out and out.is_file() else {}
+    done = existing_figures(out, dict) or {}
     for mode in modes:
         if mode in done:
             say(f"{mode}: measured already ({out})")

@@ -21,6 +21,8 @@ import time
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 
+from hopkit.paths import existing_figures
+
 MODES = ("setting-by-setting", "shared")
 TARGET = 0.5  # the shared grid's seconds at most this share of setting by setting's
 
@@ -95,7 +97,7 @@ def run_mode(request: GridBenchRequest, mode: str) -> dict:
 
 def bench(request: GridBenchRequest, out: Path | None, say=print) -> dict[str, dict]:
     """Each mode in a child process; finished modes are kept in ``out`` and not run again."""
-    done = json.loads(out.read_text()) if out and out.is_file() else {}
+    done = existing_figures(out, dict) or {}
     if out is not None and request.logs is None:  # the setting logs beside the figures, so a stopped mode resumes
         request = replace(request, logs=str(out.with_suffix("")))
     for mode in MODES:
