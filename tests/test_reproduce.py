@@ -312,6 +312,25 @@ def test_the_table_says_where_an_unfinished_study_stands(tmp_path, capsys):
                                                "a row); test: not started")
 
 
+def test_an_unfinished_studys_line_ends_with_the_hours_to_go_counting_a_shared_chain_once(tmp_path):
+    from hopkit.reproduce.progress import progress_line
+
+    study = tmp_path / "ircot-musique"
+    settings = study / "tune-0" / "settings"
+    settings.mkdir(parents=True)
+    for reader, seconds in (("direct", 40.0), ("cot", 60.0)):  # both rows carry their one chain's cost
+        name = f"setting-k2-{reader}"
+        (settings / f"{name}.meta.json").write_text(json.dumps({"knobs": {"k": 2, "answer_reader": reader}}))
+        (settings / f"{name}.jsonl").write_text("".join(json.dumps(
+            {"qid": qid, "metrics": {"f1": 0.0}, "cost": {"seconds": seconds}, "shared_chain": True}) + "\n"
+            for qid in ("q0", "q1")))
+    (study / "started.json").write_text(json.dumps({"method": "ircot", "tune_n": 3, "test_n": 2, "prompt_sets": 1,
+                                                    "grid": {"k": [2, 4], "answer_reader": ["direct", "cot"]}}))
+    # 2 chains of 6 done at 60 s each (the dearer reader's row), 4 to go, and 2 test questions paced alike
+    assert progress_line(study).endswith("to go: about 0.1 hours at the mean pace so far (4 tune questions of a "
+                                         "chain or setting, 2 test questions)")
+
+
 def test_a_reproduce_log_records_its_run_spec_and_eval_like_reruns_the_chosen_setting(tmp_path, hopkit_home):
     """The test log and every tune setting's log carry the run spec eval writes, on their own split and knobs, so
     ``hopkit eval --like`` reruns the setting the tune split chose on the same test questions."""

@@ -1,17 +1,21 @@
 """Where unfinished reproduce studies stand, read from their folders (``hopkit reproduce-table`` prints it under
 the table): the tune grid's settings and how many questions each has answered, by its knobs (a shared grid answers
 one group of settings after another), and the test split's rows, with the seconds a row as the rows record them.
+Where the study's ``started.json`` gives its size, the line ends with the hours still to go at the mean pace so far
+(the mean, not the median: a total is the mean times the count, and a few slow questions weigh in it).
 A study is finished once its ``reproduce.json`` is written."""
 
 from __future__ import annotations
 
 import json
+import math
 import statistics
 from pathlib import Path
 
 from hopkit.evaluation.paired import read_rows
 from hopkit.evaluation.run_log import row_seconds
 from hopkit.reproduce.protocol import STARTED
+from hopkit.reproduce.shared_work import READER, SHARED_CHAIN
 
 
 def unfinished(folders: list[Path]) -> list[Path]:
@@ -33,10 +37,13 @@ def progress_line(folder: Path) -> str:
     of_tune = f" of {started['tune_n']}" if "tune_n" in started else ""
     of_test = f" of {started['test_n']}" if "test_n" in started else ""
     parts = []
+    units: dict[tuple, float] = {}  # the tune grid's work done, one unit a question of a chain (or of a setting)
     for tune in sorted(folder.glob("tune-*")):
         settings = sorted((tune / "settings").glob("*.meta.json"))  # written before a setting's first row
         logs = [meta.with_name(meta.name.removesuffix(".meta.json") + ".jsonl") for meta in settings]
         rows = [list(read_rows(log).values()) if log.is_file() else [] for log in logs]
+        for meta, found in zip(settings, rows, strict=True):
+            _count_units(units, tune.name, _knobs(meta), found)
         if rows:
             answered = [len(found) for found in rows]
             begun = [f"{_label(meta)} {count}" for meta, count in zip(settings, answered, strict=True) if count]
@@ -45,14 +52,46 @@ def progress_line(folder: Path) -> str:
                          f"questions each (answered: {', '.join(begun) or 'none'}{waiting}; {_pace(rows)})")
     tests = [list(read_rows(log).values()) for log in sorted((folder / "test").glob("*.jsonl"))]
     parts.append(f"test: {sum(map(len, tests))}{of_test} questions ({_pace(tests)})" if tests else "test: not started")
+    to_go = _to_go(started, units, tests)
+    parts += [to_go] if to_go else []
     code = f" at {started['commit']}" if started.get("commit") else ""
     return f"{folder.name}, in progress{code}: " + "; ".join(parts)
 
 
+def _knobs(meta: Path) -> dict:
+    return json.loads(meta.read_text()).get("knobs") or {}
+
+
 def _label(meta: Path) -> str:
     """A setting by its knobs, e.g. ``answer_reader=cot k=2``."""
-    knobs = json.loads(meta.read_text()).get("knobs") or {}
-    return " ".join(f"{name}={value}" for name, value in sorted(knobs.items())) or meta.stem
+    return " ".join(f"{name}={value}" for name, value in sorted(_knobs(meta).items())) or meta.stem
+
+
+def _count_units(units: dict[tuple, float], tune: str, knobs: dict, rows: list[dict]) -> None:
+    """A shared chain's rows each carry the chain's cost (hopkit/reproduce/shared_work.py), so the readers' rows on
+    one chain are one unit, costing its dearest row; any other row is a unit of its own."""
+    for row in rows:
+        shared = bool(row.get("shared_chain"))
+        group = {name: value for name, value in knobs.items() if not (shared and name == READER)}
+        key = (tune, json.dumps(group, sort_keys=True, default=str), shared, str(row.get("qid")))
+        units[key] = max(units.get(key, 0.0), row_seconds(row))
+
+
+def _to_go(started: dict, units: dict[tuple, float], tests: list[list[dict]]) -> str | None:
+    """The hours the tune grid and the test split still need at the mean pace so far, where ``started.json``
+    gives the study's size (a test question is paced as a tune chain until the test split has rows of its own)."""
+    if not {"grid", "tune_n", "test_n"} <= set(started) or not units:
+        return None
+    grid, sets = started["grid"] or {}, int(started.get("prompt_sets") or 1)
+    per_question = math.prod(len(values) for name, values in grid.items()
+                             if not (name == READER and started.get("method") in SHARED_CHAIN and len(values) > 1))
+    tune_left = max(0, sets * per_question * int(started["tune_n"]) * bool(grid) - len(units))
+    test_seconds = [row_seconds(row) for rows in tests for row in rows]
+    test_left = max(0, sets * int(started["test_n"]) - len(test_seconds))
+    tune_pace = statistics.mean(units.values())
+    hours = (tune_left * tune_pace + test_left * (statistics.mean(test_seconds) if test_seconds else tune_pace))
+    return (f"to go: about {hours / 3600:.1f} hours at the mean pace so far ({tune_left} tune questions of a chain "
+            f"or setting, {test_left} test questions)")
 
 
 def _pace(logs: list[list[dict]]) -> str:

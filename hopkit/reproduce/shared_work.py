@@ -32,6 +32,7 @@ from hopkit.programs.registry import ProgramParts
 # methods whose prompt at a larger K holds the prompt at a smaller one
 NESTED_K = ("oner", "oner-cot")
 SHARED_CHAIN = ("ircot",)  # methods whose grid varies the reader over one chain
+READER = "answer_reader"  # the knob that names the reader
 
 
 def answer_shared(method: str, grid: dict[str, list[Any]], train: Dataset | None, tune: Sequence[dspy.Example],
@@ -45,7 +46,7 @@ def answer_shared(method: str, grid: dict[str, list[Any]], train: Dataset | None
     if method in NESTED_K and set(grid) == {"k"}:
         _nested_k(build, sorted(grid["k"]), tune, metric, logs_for, progress, say)
         return True
-    if method in SHARED_CHAIN and len(grid.get("answer_reader", [])) > 1:
+    if method in SHARED_CHAIN and len(grid.get(READER, [])) > 1:
         _shared_chains(build, grid, tune, metric, logs_for, progress, say)
         return True
     return False
@@ -63,12 +64,12 @@ def _nested_k(build: Callable[..., Any], ks: list[int], tune: Sequence[dspy.Exam
 def _shared_chains(build: Callable[..., Any], grid: dict[str, list[Any]], tune: Sequence[dspy.Example],
                    metric: Metric, logs_for: Callable[[dict[str, Any]], RunLog], progress: bool,
                    say: Callable[[str], None]) -> None:
-    readers = grid["answer_reader"]
-    others = {name: values for name, values in grid.items() if name != "answer_reader"}
+    readers = grid[READER]
+    others = {name: values for name, values in grid.items() if name != READER}
     groups = [dict(zip(others, values)) for values in itertools.product(*others.values())]
-    settings = [({**group, "answer_reader": reader}, i) for i, group in enumerate(groups) for reader in readers]
-    programs = {(i, s["answer_reader"]): build(**s) for s, i in settings}
-    logs = {(i, s["answer_reader"]): logs_for(s) for s, i in settings}
+    settings = [({**group, READER: reader}, i) for i, group in enumerate(groups) for reader in readers]
+    programs = {(i, s[READER]): build(**s) for s, i in settings}
+    logs = {(i, s[READER]): logs_for(s) for s, i in settings}
     say(f"answering the {len(tune)} tune questions: one chain for each of {len(groups)} retrieval settings, read by "
         f"{' and '.join(readers)} ...")
     with ExitStack() as held:
