@@ -11,7 +11,7 @@ import json
 from pathlib import Path
 
 from hopkit.errors import InputError
-from hopkit.evaluation.run_log import LABELS, changed_settings, locked, parse_lines
+from hopkit.evaluation.run_log import LABELS, changed_settings, foreign_line, locked, parse_lines
 
 FIELDS = ("key", "confidence")  # what every reading has
 
@@ -55,16 +55,7 @@ def _compared(settings: dict) -> dict:
 
 def _refuse_other_file(path: Path, lines: list[str]) -> None:
     """A file whose every whole line is not a reading (a run log, a dataset, a CSV) is never written into."""
-    last = len(lines) - 1
-    for number, line in enumerate(lines):
-        if not line.strip():
-            continue
-        try:
-            record = json.loads(line)
-        except json.JSONDecodeError:
-            if number == last and line.lstrip().startswith('{"key"'):  # a torn last reading, read again
-                continue
-            record = None
-        if not (isinstance(record, dict) and all(field in record for field in FIELDS)):
-            raise InputError(f"{path} exists and is not a calibrate-reader log (line {number + 1} is not a pair's "
-                             "reading); pass another --out")
+    number = foreign_line(lines, lambda record: all(field in record for field in FIELDS), '{"key"')
+    if number is not None:
+        raise InputError(f"{path} exists and is not a calibrate-reader log (line {number} is not a pair's "
+                         "reading); pass another --out")

@@ -15,7 +15,7 @@ import json
 import os
 import socket
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -115,6 +115,15 @@ def refuse_other_file(path: Path) -> None:
         return  # nothing to lose, or a run log's own metadata beside it
     with path.open(encoding="utf-8", errors="replace") as handle:
         lines = handle.read().splitlines()
+    number = foreign_line(lines, lambda row: "qid" in row and ("metrics" in row or "error" in row), '{"qid"')
+    if number is not None:
+        raise InputError(f"{path} exists and is not a run log (line {number} is not a question's row); "
+                         "pass another --out")
+
+
+def foreign_line(lines: list[str], is_row: Callable[[dict], bool], torn_start: str) -> int | None:
+    """The number (from 1) of the first line that is not one of a log's rows, None where every line is; a last line
+    cut by a kill (it starts as a row does, ``torn_start``) is the log's own, which resuming drops."""
     last = len(lines) - 1
     for number, line in enumerate(lines):
         if not line.strip():
@@ -122,12 +131,12 @@ def refuse_other_file(path: Path) -> None:
         try:
             row = json.loads(line)
         except json.JSONDecodeError:
-            if number == last and line.lstrip().startswith('{"qid"'):  # a torn last row, which resuming drops
+            if number == last and line.lstrip().startswith(torn_start):
                 continue
             row = None
-        if not (isinstance(row, dict) and "qid" in row and ("metrics" in row or "error" in row)):
-            raise InputError(f"{path} exists and is not a run log (line {number + 1} is not a question's row); "
-                             "pass another --out")
+        if not (isinstance(row, dict) and is_row(row)):
+            return number + 1
+    return None
 
 
 def changed_settings(previous: dict, current: dict) -> list[str]:
