@@ -59,6 +59,18 @@ def check_replaceable(out: Path, marker: str, what: str) -> None:
     raise InputError(f"{out} exists and is not {what} (it holds no {marker}); pass another --out, or remove it first")
 
 
+def check_study_folder(folder: Path, markers: tuple[str, ...], what: str) -> None:
+    """A study (optimize, reproduce, ablate) writes its summary, tables and plots into ``folder`` only where it is
+    new, empty, or already such a study (it holds one of ``markers``): a folder of the user's own given as ``--out``
+    keeps its files, and a study's own folder resumes."""
+    if not folder.exists() or (folder.is_dir() and (not any(folder.iterdir())
+                                                    or any((folder / marker).exists() for marker in markers))):
+        return
+    named = ", ".join(markers[:3]) + (f" or the {len(markers) - 3} others" if len(markers) > 3 else "")
+    holds = f"it holds none of {named}" if folder.is_dir() else "it is a file"
+    raise InputError(f"{folder} exists and is not {what} ({holds}); pass another --out, or remove it first")
+
+
 def existing_figures(out: Path | None, kind: type = object) -> Any:
     """What a benchmark's ``--out`` JSON holds already (None: no file): a rerun keeps it or writes it again, and a
     file that is not such JSON (a dataset, a CSV) is refused in one line rather than written over."""

@@ -115,3 +115,32 @@ def test_every_out_that_is_not_the_verbs_own_file_is_refused_and_left_as_it_was(
     assert main([str(log) if part == "LOG" else part for part in verb] + [str(out)]) == 2
     _one_line_error(capsys, str(out), "pass another --")
     assert out.read_text() == "name,score\nMorn,1\n"
+
+
+@pytest.mark.parametrize("verb", [
+    ["optimize", "--method", "oner", "--dataset", "bundled", "--trials", "1"],
+    ["reproduce", "oner", "--test", "bundled:dev"],
+    ["ablate", "--method", "ircot", "--dataset", "bundled:dev"]], ids=lambda verb: verb[0])
+def test_a_study_out_that_is_not_such_a_study_is_refused_and_left_as_it_was(tmp_path, capsys, verb):
+    """A study writes its summary, table and plots into its --out folder only where that folder is new, empty or a
+    study of its kind, so a folder of the user's own keeps its files; refused in one line before anything loads."""
+    out = tmp_path / "results"
+    out.mkdir()
+    (out / "summary.json").write_text('{"mine": 1}')
+    assert main([*verb, "--out", str(out)]) == 2
+    _one_line_error(capsys, str(out), "pass another --out")
+    assert [p.name for p in out.iterdir()] == ["summary.json"] and (out / "summary.json").read_text() == '{"mine": 1}'
+    file = tmp_path / "notes.csv"
+    file.write_text("a,b\n")
+    assert main([*verb, "--out", str(file)]) == 2
+    _one_line_error(capsys, "it is a file")
+
+
+def test_a_study_folder_of_its_kind_or_an_empty_one_is_taken(tmp_path):
+    from hopkit.paths import check_study_folder
+
+    check_study_folder(tmp_path / "new", ("study.db",), "a study")
+    check_study_folder(tmp_path, ("study.db",), "a study")  # empty
+    (tmp_path / "summary.json").write_text("{}")
+    (tmp_path / "study.db").write_text("")
+    check_study_folder(tmp_path, ("study.db",), "a study")  # its own, resumed

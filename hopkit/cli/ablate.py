@@ -39,7 +39,9 @@ def add_parsers(verbs: argparse._SubParsersAction) -> None:
                                                      "(default: the dataset's)")
     parser.add_argument("--chart-metric", default="f1")
     parser.add_argument("--threads", type=int, default=1)
-    parser.add_argument("--out", type=Path, default=None, help="folder (default: runs/ablate/DATASET/METHOD__LM)")
+    parser.add_argument("--out", type=Path, default=None,
+                        help="folder (default: runs/ablate/DATASET/METHOD__LM); resumed, and refused if it exists and "
+                             "holds no run log of these variants")
     parser.add_argument("--quiet", action="store_true")
     add_lm_flags(parser)
     add_retrieval_flags(parser)
@@ -52,7 +54,7 @@ def cmd_ablate(args: argparse.Namespace) -> None:
     from dataclasses import replace
 
     from hopkit.cli.run_spec import spec_from_flags
-    from hopkit.evaluation.ablation import run_ablation, write_outputs
+    from hopkit.evaluation.ablation import check_ablation_folder, run_ablation, write_outputs
     from hopkit.evaluation.metrics import get_metric
     from hopkit.knobs import KNOBS, check_profile
     from hopkit.programs.registry import ablations, check_knobs, get_method, task_knobs
@@ -66,6 +68,8 @@ def cmd_ablate(args: argparse.Namespace) -> None:
         variants = select(variants, args.only)
     fixed = parse_knobs(args.set)
     dataset = load_dataset(args.dataset)
+    folder = Path(args.out or runs_dir() / "ablate" / slug(dataset.name) / f"{slug(args.method)}__{slug(args.lm)}")
+    check_ablation_folder(folder, variants)  # before the retriever, reader and LM load
     task = get_task(args.task or dataset.task)
     settings = {}
     for variant in variants:  # every variant's knobs are checked before anything runs
@@ -89,12 +93,11 @@ def cmd_ablate(args: argparse.Namespace) -> None:
         spec = replace(base, method=variant.method, profile=profile, knobs=settings[variant.name])
         return {**run_meta(spec, dataset.name), **parts.recorded(variant.method, profile), "fixed_knobs": fixed}
 
-    folder = args.out or runs_dir() / "ablate" / slug(dataset.name) / f"{slug(args.method)}__{slug(args.lm)}"
-    results = run_ablation(variants, build, examples, metrics, Path(folder), meta_for, args.threads, not args.quiet,
+    results = run_ablation(variants, build, examples, metrics, folder, meta_for, args.threads, not args.quiet,
                            mechanics=MECHANICS)
     title = (f"{args.method} ablations on {dataset.name} ({task.name}; n = {len(examples)}, {parts.backend}, "
              f"{args.lm})")
     chart = args.chart_metric if args.chart_metric in [m.name for m in metrics] else metrics[0].name
-    written = write_outputs(results, metrics, Path(folder), title, chart)
-    print((Path(folder) / "table.md").read_text(encoding="utf-8"))
+    written = write_outputs(results, metrics, folder, title, chart)
+    print((folder / "table.md").read_text(encoding="utf-8"))
     print("written: " + ", ".join(str(p) for p in written.values()))

@@ -80,7 +80,8 @@ def add_parsers(verbs: argparse._SubParsersAction) -> None:
     opt.add_argument("--set", action="append", default=[], metavar="KNOB=VALUE", help="fix a knob (not tuned)")
     add_profile_flag(opt, text="the knobs not tuned, and trial 0's values of those tuned (paper: the study starts "
                               "from the paper's setting)")
-    opt.add_argument("--out", type=Path, default=None, help="study folder (default runs/optimize/<study>)")
+    opt.add_argument("--out", type=Path, default=None, help="study folder (default runs/optimize/<study>); "
+                     "resumed, and refused if it exists and is not an optimize study's")
     add_lm_flags(opt)  # the LM flags every verb takes, eval's among them
     add_study_file_flag(opt, optimize_file_settings())
     opt.set_defaults(run=cmd_optimize)
@@ -111,6 +112,7 @@ def cmd_optimize(args: argparse.Namespace) -> None:
         Splits,
         StudyPlace,
         check_budget,
+        check_study_place,
         optimize,
     )
     from hopkit.optimize.search_space import search_space
@@ -154,7 +156,9 @@ def cmd_optimize(args: argparse.Namespace) -> None:
     metric = get_metric(args.metric or tuned_metric(task))
     study = args.study or slug(f"{args.method}-{dev.name}-{metric.name}-{args.demos}-{args.lm}")
     folder = args.out or runs_dir() / "optimize" / study
+    check_study_place(folder)  # before anything is made or loads
     storage = args.storage or sqlite_url(folder / "study.db")
+    place = StudyPlace(folder, storage, study)
     check_storage(storage)
     run_spec = optimize_spec(args, fixed, len(picked["dev"]))
     # the retriever, reader, LM and task eval opens from the same flags; the demonstrations are the study's own
@@ -166,7 +170,7 @@ def cmd_optimize(args: argparse.Namespace) -> None:
     request = OptimizeRequest(
         method=args.method, metric=metric,
         splits=Splits(train, picked["dev"], dev.name, test=picked["test"], train_n=args.n_train),
-        place=StudyPlace(folder, storage, study), trials=args.trials,
+        place=place, trials=args.trials,
         demos=DemoSettings(args.demos, args.demo_threshold),
         pruning=PruningSettings(args.pruner, args.slices, args.prune_startup, args.max_calls_per_question,
                                 args.unpruned_check),

@@ -38,7 +38,8 @@ def add_parsers(verbs: argparse._SubParsersAction) -> None:
                              "it once per model on its first dataset; the grid then tunes K alone")
     parser.add_argument("--prompt-sets", type=int, default=1, metavar="N",
                         help="repeat with N samples of the demonstrations and report mean and deviation (IRCoT: 3)")
-    parser.add_argument("--out", type=Path, default=None, help="study folder (default runs/reproduce/METHOD-DATASET)")
+    parser.add_argument("--out", type=Path, default=None, help="study folder (default runs/reproduce/METHOD-DATASET); "
+                        "resumed, and refused if it exists and is not a reproduce study's")
     parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--quiet", action="store_true")
     add_lm_flags(parser)
@@ -63,7 +64,7 @@ def cmd_reproduce(args: argparse.Namespace) -> None:
     from hopkit.optimize.splits import split_spec
     from hopkit.programs.registry import get_method
     from hopkit.reproduce import ReproduceRequest, paper_grid, reproduce
-    from hopkit.reproduce.protocol import PROFILE, chosen_in
+    from hopkit.reproduce.protocol import PROFILE, check_study_place, chosen_in
     from hopkit.run_parts import open_parts
 
     if args.method_named is not None:
@@ -74,6 +75,8 @@ def cmd_reproduce(args: argparse.Namespace) -> None:
     method = get_method(args.method)
     paper_grid(args.method, args.grid == "wide")  # a grid outside a knob's range fails before anything loads
     test_spec = split_spec(args.test)[0]
+    folder = args.out or runs_dir() / "reproduce" / slug(f"{args.method}-{test_spec}")
+    check_study_place(folder)  # before the retriever, reader and LM load
     spec = replace(spec_from_flags(args), method=args.method, profile=PROFILE, out=None)
     # the parts eval opens from the same flags, over the split the setting is chosen on (the tune split where there
     # is one, so that ``--retriever auto`` measures no test question); a split over other paragraphs gets its own
@@ -83,7 +86,6 @@ def cmd_reproduce(args: argparse.Namespace) -> None:
     parts = open_parts(replace(spec, dataset=first), load(first), [(args.method, PROFILE)],
                        demos=method.uses_demos, configure_lm=lambda: configure_lm(args))
     train = parts.demonstrations(args.method, PROFILE)[0] if method.uses_demos else None
-    folder = args.out or runs_dir() / "reproduce" / slug(f"{args.method}-{test_spec}")
     record = {"lm": args.lm, "reader": args.reader if method.needs_reader else None, "max_tokens": args.max_tokens,
               **parts.recorded(args.method, PROFILE), **({} if method.uses_demos else {"demos_from": "none"})}
     fixed = {"answer_reader": chosen_in(args.reader_from, "answer_reader")} if args.reader_from else {}

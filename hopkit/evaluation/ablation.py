@@ -23,6 +23,7 @@ from hopkit.evaluation.metrics import Metric
 from hopkit.evaluation.paired import paired_bootstrap
 from hopkit.evaluation.run_log import RunLog, final_rows, parse_lines
 from hopkit.lm.usage import computed_cost
+from hopkit.paths import check_study_folder
 from hopkit.variants import Variant
 
 
@@ -42,11 +43,18 @@ def variant_log(folder: Path, variant: Variant) -> Path:
     return folder / (re.sub(r"[^A-Za-z0-9_.-]+", "-", variant.name).strip("-").lower() + ".jsonl")
 
 
+def check_ablation_folder(folder: Path, variants: Sequence[Variant]) -> None:
+    """Refuse a folder of the user's own before anything loads: the ablation writes its table, summary and chart
+    there. Its own folder holds a variant's run log."""
+    check_study_folder(folder, tuple(variant_log(folder, v).name for v in variants), "an ablation's folder")
+
+
 def run_ablation(variants: Sequence[Variant], build: Callable[[Variant], dspy.Module], examples: Sequence[dspy.Example],
                  metrics: Sequence[Metric], folder: Path, meta_for: Callable[[Variant], dict], threads: int = 1,
                  progress: bool = True, mechanics: frozenset[str] = frozenset()) -> list[VariantResult]:
     """Each variant answered into its own run log, whose metadata ``meta_for`` gives (the run spec, as every
     door's), labelled with the variant's name and table; a variant whose log holds every question is not run."""
+    check_ablation_folder(folder, variants)
     folder.mkdir(parents=True, exist_ok=True)
     for variant in variants:
         if progress:

@@ -42,6 +42,7 @@ from hopkit.optimize.saved import save_program, split_hash
 from hopkit.optimize.search_space import profile_defaults, search_space
 from hopkit.optimize.study import Direction, enqueue_paper_trial, find_paper_trial, open_study, run_trials
 from hopkit.optimize.summary import cost_front, plot_cost_front, save_plots
+from hopkit.paths import check_study_folder
 from hopkit.programs.registry import ProgramParts
 from hopkit.reader.protocol import Reader
 from hopkit.retrieval.protocol import Retriever
@@ -85,6 +86,15 @@ class StudyPlace:
     name: str
     heartbeat_s: int = 60
     grace_s: int = 180
+
+
+# what marks a folder as an optimize study's: its settings' run logs, its default SQLite storage, its sessions
+STUDY_MARKERS = ("settings", "study.db", "invocations.jsonl")
+
+
+def check_study_place(folder: Path) -> None:
+    """Refuse a folder of the user's own before anything loads: the study writes its summary and plots there."""
+    check_study_folder(folder, STUDY_MARKERS, "an optimize study's folder")
 
 
 @dataclass(frozen=True)
@@ -167,6 +177,7 @@ def optimize(request: OptimizeRequest, retriever: Retriever | None, reader: Read
     teleprompter keeps and the test scores then retrieve from the questions' own corpora (a split not named there
     uses ``retriever``)."""
     splits, place, stopping = request.splits, request.place, request.pruning
+    check_study_place(place.folder)
     check_budget(request.trials, request.demos.teleprompter, request.demos.threshold)
     check_cap(stopping.max_calls_per_question)
     if request.choose not in CHOICE_RULES:

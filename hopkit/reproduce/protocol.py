@@ -25,6 +25,7 @@ from hopkit.evaluation.metrics import get_metric
 from hopkit.evaluation.run_log import RunLog
 from hopkit.knobs.knob import Profile
 from hopkit.optimize.splits import load_splits
+from hopkit.paths import check_study_folder
 from hopkit.programs.registry import ProgramParts, get_method
 from hopkit.reproduce.grids import paper_grid
 from hopkit.spec import MECHANICS, RunSpec, run_meta
@@ -68,12 +69,19 @@ class PromptSetResult:
 
 
 STARTED = "started.json"
+STUDY_MARKERS = (STARTED, "reproduce.json")  # what marks a folder as a reproduce study's (started, or finished)
+
+
+def check_study_place(folder: Path) -> None:
+    """Refuse a ``--out`` folder of the user's own before anything loads (a study writes its record into it)."""
+    check_study_folder(folder, STUDY_MARKERS, "a reproduce study's folder")
 
 
 def reproduce(request: ReproduceRequest, load: Callable[[str], Dataset], retriever_for: Callable[[Dataset], Any],
               reader: Any, train: Dataset | None, say: Callable[[str], None] = print) -> list[PromptSetResult]:
     """Run the protocol; ``retriever_for`` opens the retriever over a split's corpus (the tune and test sets may
     have their own corpora), ``train`` gives the demonstrations (None: zero-shot, recorded)."""
+    check_study_place(request.folder)
     method = get_method(request.method)
     grid = held_grid(paper_grid(request.method, request.wide), request.fixed, request.method)
     if grid and not request.tune:
