@@ -9,17 +9,15 @@ is what each call pays for. ``few-shot-no-reuse`` evaluates every prompt whole, 
 from __future__ import annotations
 
 import json
-import os
 import resource
-import subprocess
 import sys
 import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from hopkit.evaluation.mode_processes import measure_in_processes
 from hopkit.knobs.knob import Profile
-from hopkit.paths import existing_figures
 
 # mode -> (demonstrations on, environment of its process)
 MODES: dict[str, tuple[bool, dict[str, str]]] = {
@@ -76,20 +74,9 @@ def run_mode(request: BenchRequest, mode: str) -> dict:
 
 def bench(request: BenchRequest, modes: list[str], out: Path | None, say=print) -> dict[str, dict]:
     """Each mode in a child process; finished modes are kept in ``out`` and not run again."""
-    done = existing_figures(out, dict) or {}
-    for mode in modes:
-        if mode in done:
-            say(f"{mode}: measured already ({out})")
-            continue
-        say(f"{mode}: {request.n} {request.method} questions in a fresh process ...")
-        child = [sys.executable, "-m", "hopkit.evaluation.demo_prefix_bench", json.dumps(request.__dict__), mode]
-        proc = subprocess.run(child, env={**os.environ, **MODES[mode][1]}, capture_output=True, text=True)
-        if proc.returncode:
-            raise RuntimeError(f"mode {mode} failed: {proc.stderr.strip()[-1500:]}")
-        done[mode] = json.loads(proc.stdout.strip().splitlines()[-1])
-        if out:
-            out.parent.mkdir(parents=True, exist_ok=True)
-            out.write_text(json.dumps(done, indent=1))
+    done = measure_in_processes("hopkit.evaluation.demo_prefix_bench", request.__dict__, modes, out,
+                                lambda mode: f"{request.n} {request.method} questions", say,
+                                env=lambda mode: MODES[mode][1])
     return {mode: done[mode] for mode in modes}
 
 

@@ -12,16 +12,14 @@ from __future__ import annotations
 
 import itertools
 import json
-import os
 import shutil
-import subprocess
 import sys
 import tempfile
 import time
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 
-from hopkit.paths import existing_figures
+from hopkit.evaluation.mode_processes import measure_in_processes
 
 MODES = ("setting-by-setting", "shared")
 TARGET = 0.5  # the shared grid's seconds at most this share of setting by setting's
@@ -97,23 +95,10 @@ def run_mode(request: GridBenchRequest, mode: str) -> dict:
 
 def bench(request: GridBenchRequest, out: Path | None, say=print) -> dict[str, dict]:
     """Each mode in a child process; finished modes are kept in ``out`` and not run again."""
-    done = existing_figures(out, dict) or {}
     if out is not None and request.logs is None:  # the setting logs beside the figures, so a stopped mode resumes
         request = replace(request, logs=str(out.with_suffix("")))
-    for mode in MODES:
-        if mode in done:
-            say(f"{mode}: measured already ({out})")
-            continue
-        say(f"{mode}: the {request.method} grid on {request.n} questions in a fresh process ...")
-        child = [sys.executable, "-m", "hopkit.reproduce.grid_bench", json.dumps(asdict(request)), mode]
-        proc = subprocess.run(child, env=dict(os.environ), capture_output=True, text=True)
-        if proc.returncode:
-            raise RuntimeError(f"mode {mode} failed: {proc.stderr.strip()[-1500:]}")
-        done[mode] = json.loads(proc.stdout.strip().splitlines()[-1])
-        if out:
-            out.parent.mkdir(parents=True, exist_ok=True)
-            out.write_text(json.dumps(done, indent=1))
-    return done
+    return measure_in_processes("hopkit.reproduce.grid_bench", asdict(request), MODES, out,
+                                lambda mode: f"the {request.method} grid on {request.n} questions", say)
 
 
 def format_bench(results: dict[str, dict]) -> str:
