@@ -72,6 +72,22 @@ def test_the_table_pairs_each_method_with_oner_and_shows_the_papers_number(tmp_p
     assert dataset_key("qa:/data/2wiki/hipporag/questions500.jsonl") == "2wiki"
 
 
+def test_a_cells_seconds_count_a_cached_answer_at_what_it_cost_when_computed(tmp_path):
+    """As its tokens do: a test question answered from the LM cache (a rerun, a smoke run before the queue) would
+    otherwise count 0 s and make the method look cheaper than it is."""
+    _run(tmp_path, "oner")
+    log = tmp_path / "oner" / json.loads((tmp_path / "oner" / "reproduce.json").read_text())["prompt_sets"][0][
+        "test_log"]
+    rows = [json.loads(line) for line in log.read_text().splitlines()]
+    for row in rows:
+        row["cost"].update(seconds=0.01, cache_hits=1, computed={"prompt_tokens": 900, "completion_tokens": 10,
+                                                                 "seconds": 40.0, "uncosted_hits": 0})
+    log.write_text("".join(json.dumps(row) + "\n" for row in rows))
+    cell = next(line for line in reproduce_table(read_studies([tmp_path]), samples=200).splitlines()
+                if line.startswith("| oner |"))
+    assert "40 s (median 40) a question" in cell
+
+
 def test_overlapping_tune_and_test_splits_are_refused(tmp_path):
     with pytest.raises(InputError, match="the dev and test splits share 2 questions"):
         _run(tmp_path, "oner", tune="tiny[1-6]", test="tiny[5-10]")

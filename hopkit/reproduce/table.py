@@ -18,7 +18,7 @@ from typing import Any
 
 from hopkit.errors import InputError
 from hopkit.evaluation.paired import compare_runs, read_rows
-from hopkit.evaluation.run_log import row_seconds
+from hopkit.lm.usage import computed_cost
 from hopkit.reproduce.paper_numbers import DATASETS, dataset_key, paper_number
 
 BASELINE = "oner"
@@ -72,7 +72,8 @@ def reproduce_table(studies: list[Study], samples: int = 10_000) -> str:
         cells = [_cell(by_cell.get((method, d)), by_cell.get((BASELINE, d)), samples) for d in datasets]
         lines.append(f"| {method} | " + " | ".join(cells) + " |")
     lines += ["", "Each cell: EM / F1 on the test split (n questions), R = gold-paragraph recall at the paragraphs "
-              "read, LM calls, tokens and wall seconds a question; Δ = paired difference against OneR on the same "
+              "read, LM calls, tokens and seconds a question as answering cost them (a cached answer counts its first "
+              "computation); Δ = paired difference against OneR on the same "
               "questions [95% bootstrap interval]; lost = the step each wrong answer was lost at (hopkit losses); "
               "the paper's own number with its table and model; code = the commit the study ran at. Settings "
               "chosen on the tune split by F1. Command: `hopkit reproduce-table FOLDER ...`."]
@@ -148,9 +149,10 @@ def _lost_at(study: Study) -> str:
 
 
 def _seconds(study: Study) -> str:
-    """Mean and median wall seconds a test question: the mean carries each fresh process's first few-shot prefix
-    and any work that shared the cores, the median what a question costs once the prefix is cached."""
-    seconds = [row_seconds(row) for row in study.rows().values()]
+    """Mean and median seconds a test question as answering it cost (an answer from the LM cache counts the seconds
+    it took when it was computed, as its tokens do): the mean carries each fresh process's first few-shot prefix and
+    any work that shared the cores, the median what a question costs once the prefix is cached."""
+    seconds = [computed_cost(row.get("cost") or {})["seconds"] for row in study.rows().values()]
     if not seconds:
         return "- s"
     return f"{statistics.mean(seconds):.0f} s (median {statistics.median(seconds):.0f})"
