@@ -313,19 +313,24 @@ def test_the_table_says_where_an_unfinished_study_stands(tmp_path, capsys):
                 for i, s in enumerate(seconds)))
     line = "ircot-musique, in progress: tune-0: 2 settings, 0 to 2 questions each (answered: k=2 2; not started: 1; " \
            "2 rows, median 50 s a row); test: not started"
+    spent = "\n\nHours so far, from the rows' wall seconds (a shared IRCoT chain counted once):\n"
     assert main(["reproduce-table", str(tmp_path / "runs")]) == 0
-    assert capsys.readouterr().out.strip() == line  # nothing finished: no table, only where it stands
+    # nothing finished: no table, only where it stands, and what it has cost so far
+    tune_spent = "- ircot-musique: tune 0.0 h (2 question-settings, 50 s each)"
+    assert capsys.readouterr().out.strip() == f"{line}{spent}{tune_spent}"
     _run(tmp_path / "runs", "oner")
     assert main(["reproduce-table", str(tmp_path / "runs"), "--samples", "200"]) == 0
-    out = capsys.readouterr().out
+    out, hours = capsys.readouterr().out.split(spent)
     assert out.startswith("| method |") and "| oner |" in out and out.strip().endswith(line)
+    assert hours.splitlines()[0] == tune_spent
+    assert hours.splitlines()[1].startswith("- oner: tune ") and "; test 0.0 h (6 questions, " in hours
     started = json.loads((tmp_path / "runs" / "oner" / "started.json").read_text())  # written before question 1
     assert (started["tune_n"], started["test_n"], started["grid"]) == (4, 6, {"k": [5, 7, 9, 11, 13, 15]})
     (settings.parent.parent / "started.json").write_text(json.dumps({"tune_n": 100, "test_n": 92, "commit": "abc"}))
     main(["reproduce-table", str(tmp_path / "runs" / "ircot-musique")])
-    assert capsys.readouterr().out.strip() == ("ircot-musique, in progress at abc: tune-0: 2 settings, 0 to 2 of 100 "
-                                               "questions each (answered: k=2 2; not started: 1; 2 rows, median 50 s "
-                                               "a row); test: not started")
+    assert capsys.readouterr().out.split(spent)[0] == (
+        "ircot-musique, in progress at abc: tune-0: 2 settings, 0 to 2 of 100 questions each (answered: k=2 2; not "
+        "started: 1; 2 rows, median 50 s a row); test: not started")
 
 
 def test_an_unfinished_studys_line_ends_with_the_hours_to_go_counting_a_shared_chain_once(tmp_path):
@@ -345,6 +350,10 @@ def test_an_unfinished_studys_line_ends_with_the_hours_to_go_counting_a_shared_c
     # 2 chains of 6 done at 60 s each (the dearer reader's row), 4 to go, and 2 test questions paced alike
     assert progress_line(study).endswith("to go: about 0.1 hours at the mean pace so far (4 tune questions of a "
                                          "chain or setting, 2 test questions)")
+    # and the hours spent count each chain once, at its dearer row: 2 chains at 60 s
+    from hopkit.reproduce.hours import hours_line
+
+    assert hours_line(study) == "ircot-musique: tune 0.0 h (2 question-settings, 60 s each)"
 
 
 def test_a_reproduce_log_records_its_run_spec_and_eval_like_reruns_the_chosen_setting(tmp_path, hopkit_home):

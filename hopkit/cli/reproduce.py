@@ -103,6 +103,7 @@ def cmd_reproduce(args: argparse.Namespace) -> None:
 
 def cmd_reproduce_table(args: argparse.Namespace) -> None:
     from hopkit.errors import InputError
+    from hopkit.reproduce.hours import hours_line
     from hopkit.reproduce.progress import progress_line, unfinished
     from hopkit.reproduce.table import read_studies, reproduce_table
 
@@ -117,6 +118,10 @@ def cmd_reproduce_table(args: argparse.Namespace) -> None:
         print(reproduce_table(studies, samples=args.samples))
     for folder in running:
         print(progress_line(folder))
+    spent = [line for folder in sorted({*(s.folder for s in studies), *running}) if (line := hours_line(folder))]
+    if spent:
+        print("\nHours so far, from the rows' wall seconds (a shared IRCoT chain counted once):")
+        print("\n".join(f"- {line}" for line in spent))
 
 
 def add_bench_parsers(verbs: argparse._SubParsersAction) -> None:

@@ -39,17 +39,16 @@ def progress_line(folder: Path) -> str:
     parts = []
     units: dict[tuple, float] = {}  # the tune grid's work done, one unit a question of a chain (or of a setting)
     for tune in sorted(folder.glob("tune-*")):
-        settings = sorted((tune / "settings").glob("*.meta.json"))  # written before a setting's first row
-        logs = [meta.with_name(meta.name.removesuffix(".meta.json") + ".jsonl") for meta in settings]
-        rows = [list(read_rows(log).values()) if log.is_file() else [] for log in logs]
-        for meta, found in zip(settings, rows, strict=True):
-            _count_units(units, tune.name, _knobs(meta), found)
-        if rows:
-            answered = [len(found) for found in rows]
-            begun = [f"{_label(meta)} {count}" for meta, count in zip(settings, answered, strict=True) if count]
+        settings = setting_logs(tune)
+        for knobs, found in settings:
+            count_units(units, tune.name, knobs, found)
+        if settings:
+            answered = [len(found) for _, found in settings]
+            begun = [f"{_label(knobs)} {len(found)}" for knobs, found in settings if found]
             waiting = f"; not started: {answered.count(0)}" if 0 in answered else ""
+            pace = _pace([found for _, found in settings])
             parts.append(f"{tune.name}: {len(settings)} settings, {min(answered)} to {max(answered)}{of_tune} "
-                         f"questions each (answered: {', '.join(begun) or 'none'}{waiting}; {_pace(rows)})")
+                         f"questions each (answered: {', '.join(begun) or 'none'}{waiting}; {pace})")
     tests = [list(read_rows(log).values()) for log in sorted((folder / "test").glob("*.jsonl"))]
     parts.append(f"test: {sum(map(len, tests))}{of_test} questions ({_pace(tests)})" if tests else "test: not started")
     to_go = _to_go(started, units, tests)
@@ -58,16 +57,23 @@ def progress_line(folder: Path) -> str:
     return f"{folder.name}, in progress{code}: " + "; ".join(parts)
 
 
-def _knobs(meta: Path) -> dict:
-    return json.loads(meta.read_text()).get("knobs") or {}
+def setting_logs(tune: Path) -> list[tuple[dict, list[dict]]]:
+    """A tune grid's settings, each as its knobs and the rows it has answered (none yet: its metadata is written
+    before its first row)."""
+    settings = []
+    for meta in sorted((tune / "settings").glob("*.meta.json")):
+        log = meta.with_name(meta.name.removesuffix(".meta.json") + ".jsonl")
+        settings.append((json.loads(meta.read_text()).get("knobs") or {},
+                         list(read_rows(log).values()) if log.is_file() else []))
+    return settings
 
 
-def _label(meta: Path) -> str:
+def _label(knobs: dict) -> str:
     """A setting by its knobs, e.g. ``answer_reader=cot k=2``."""
-    return " ".join(f"{name}={value}" for name, value in sorted(_knobs(meta).items())) or meta.stem
+    return " ".join(f"{name}={value}" for name, value in sorted(knobs.items())) or "no knobs"
 
 
-def _count_units(units: dict[tuple, float], tune: str, knobs: dict, rows: list[dict]) -> None:
+def count_units(units: dict[tuple, float], tune: str, knobs: dict, rows: list[dict]) -> None:
     """A shared chain's rows each carry the chain's cost (hopkit/reproduce/shared_work.py), so the readers' rows on
     one chain are one unit, costing its dearest row; any other row is a unit of its own."""
     for row in rows:
