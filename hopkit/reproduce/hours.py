@@ -8,9 +8,8 @@ from __future__ import annotations
 import statistics
 from pathlib import Path
 
-from hopkit.evaluation.paired import read_rows
 from hopkit.evaluation.run_log import row_seconds
-from hopkit.reproduce.progress import count_units, setting_logs
+from hopkit.reproduce.progress import count_units, setting_logs, test_rows
 
 
 def hours_line(folder: Path) -> str | None:
@@ -20,8 +19,7 @@ def hours_line(folder: Path) -> str | None:
     for tune in sorted(folder.glob("tune-*")):
         for knobs, rows in setting_logs(tune):
             count_units(units, tune.name, knobs, rows)
-    logs = sorted(log for pattern in ("*.jsonl", "*.jsonl.gz") for log in (folder / "test").glob(pattern))
-    tests = [row_seconds(row) for log in logs for row in read_rows(log).values()]
+    tests = [row_seconds(row) for rows in test_rows(folder) for row in rows]
     parts = [f"{label} {sum(seconds) / 3600:.1f} h ({len(seconds)} {unit}, {statistics.mean(seconds):.0f} s each)"
              for label, seconds, unit in (("tune", list(units.values()), "question-settings"),
                                           ("test", tests, "questions")) if seconds]

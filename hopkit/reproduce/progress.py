@@ -49,7 +49,7 @@ def progress_line(folder: Path) -> str:
             pace = _pace([found for _, found in settings])
             parts.append(f"{tune.name}: {len(settings)} settings, {min(answered)} to {max(answered)}{of_tune} "
                          f"questions each (answered: {', '.join(begun) or 'none'}{waiting}; {pace})")
-    tests = [list(read_rows(log).values()) for log in sorted((folder / "test").glob("*.jsonl"))]
+    tests = test_rows(folder)
     parts.append(f"test: {sum(map(len, tests))}{of_test} questions ({_pace(tests)})" if tests else "test: not started")
     to_go = _to_go(started, units, tests)
     parts += [to_go] if to_go else []
@@ -66,6 +66,12 @@ def setting_logs(tune: Path) -> list[tuple[dict, list[dict]]]:
         settings.append((json.loads(meta.read_text()).get("knobs") or {},
                          list(read_rows(log).values()) if log.is_file() else []))
     return settings
+
+
+def test_rows(folder: Path) -> list[list[dict]]:
+    """The rows of each of a study's test logs (one a prompt set; a finished one may be archived gzipped)."""
+    logs = sorted(log for pattern in ("*.jsonl", "*.jsonl.gz") for log in (folder / "test").glob(pattern))
+    return [list(read_rows(log).values()) for log in logs]
 
 
 def _label(knobs: dict) -> str:
