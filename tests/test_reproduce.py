@@ -348,12 +348,32 @@ def test_an_unfinished_studys_line_ends_with_the_hours_to_go_counting_a_shared_c
     (study / "started.json").write_text(json.dumps({"method": "ircot", "tune_n": 3, "test_n": 2, "prompt_sets": 1,
                                                     "grid": {"k": [2, 4], "answer_reader": ["direct", "cot"]}}))
     # 2 chains of 6 done at 60 s each (the dearer reader's row), 4 to go, and 2 test questions paced alike
-    assert progress_line(study).endswith("to go: about 0.1 hours at the mean pace so far (4 tune questions of a "
+    assert progress_line(study).endswith("to go: about 0.1 hours at the pace so far (4 tune questions of a "
                                          "chain or setting, 2 test questions)")
     # and the hours spent count each chain once, at its dearer row: 2 chains at 60 s
     from hopkit.reproduce.hours import hours_line
 
     assert hours_line(study) == "ircot-musique: tune 0.0 h (2 question-settings, 60 s each)"
+
+
+def test_the_hours_to_go_pace_a_begun_setting_at_its_own_cost(tmp_path):
+    """A grid's dearer setting (a larger K) is paced at its own seconds, not the grid's mean, so the estimate does not
+    run short while the dear setting is still going."""
+    from hopkit.reproduce.progress import progress_line
+
+    study = tmp_path / "oner-musique"
+    settings = study / "tune-0" / "settings"
+    settings.mkdir(parents=True)
+    for k, seconds in ((5, [360.0] * 4), (15, [3600.0])):
+        (settings / f"setting-k{k}.meta.json").write_text(json.dumps({"knobs": {"k": k}}))
+        (settings / f"setting-k{k}.jsonl").write_text("".join(json.dumps(
+            {"qid": f"q{i}", "metrics": {"f1": 0.0}, "cost": {"seconds": s}}) + "\n" for i, s in enumerate(seconds)))
+    (study / "started.json").write_text(json.dumps({"method": "oner", "tune_n": 4, "test_n": 1, "prompt_sets": 1,
+                                                    "grid": {"k": [5, 10, 15]}}))
+    # k=15: 3 to go at 1 h each; k=10, not begun: 4 at the grid's mean (4 x 0.1 h + 1 h) / 5 = 0.28 h; the test
+    # question at that mean too: 3 + 5 x 0.28 = 4.4 hours (the grid's mean alone would say 8 x 0.28 = 2.2)
+    assert progress_line(study).endswith("to go: about 4.4 hours at the pace so far (7 tune questions of a chain or "
+                                         "setting, 1 test questions)")
 
 
 def test_a_reproduce_log_records_its_run_spec_and_eval_like_reruns_the_chosen_setting(tmp_path, hopkit_home):

@@ -1,8 +1,9 @@
 """Where unfinished reproduce studies stand, read from their folders (``hopkit reproduce-table`` prints it under
 the table): the tune grid's settings and how many questions each has answered, by its knobs (a shared grid answers
 one group of settings after another), and the test split's rows, with the seconds a row as the rows record them.
-Where the study's ``started.json`` gives its size, the line ends with the hours still to go at the mean pace so far
-(the mean, not the median: a total is the mean times the count, and a few slow questions weigh in it).
+Where the study's ``started.json`` gives its size, the line ends with the hours still to go at the pace so far:
+each chain or setting at its own mean (the mean, not the median: a total is the mean times the count, and a few slow
+questions weigh in it), since a grid's settings differ in cost.
 A study is finished once its ``reproduce.json`` is written."""
 
 from __future__ import annotations
@@ -90,19 +91,26 @@ def count_units(units: dict[tuple, float], tune: str, knobs: dict, rows: list[di
 
 
 def _to_go(started: dict, units: dict[tuple, float], tests: list[list[dict]]) -> str | None:
-    """The hours the tune grid and the test split still need at the mean pace so far, where ``started.json``
-    gives the study's size (a test question is paced as a tune chain until the test split has rows of its own)."""
+    """The hours the tune grid and the test split still need, where ``started.json`` gives the study's size. A
+    begun chain or setting's questions to go are paced at its own mean so far (a larger K costs more a question),
+    one not begun at the grid's mean, and a test question at the test rows' mean, or the grid's until it has rows."""
     if not {"grid", "tune_n", "test_n"} <= set(started) or not units:
         return None
-    grid, sets = started["grid"] or {}, int(started.get("prompt_sets") or 1)
+    grid, sets, tune_n = started["grid"] or {}, int(started.get("prompt_sets") or 1), int(started["tune_n"])
     per_question = math.prod(len(values) for name, values in grid.items()
                              if not (name == READER and started.get("method") in SHARED_CHAIN and len(values) > 1))
-    tune_left = max(0, sets * per_question * int(started["tune_n"]) * bool(grid) - len(units))
+    tune_left = max(0, sets * per_question * tune_n * bool(grid) - len(units))
+    groups: dict[tuple, list[float]] = {}
+    for key, seconds in units.items():
+        groups.setdefault(key[:-1], []).append(seconds)  # key[:-1]: the unit's tune grid and chain or setting
+    begun_left = [(max(0, tune_n - len(seconds)), statistics.mean(seconds)) for seconds in groups.values()]
+    not_begun = max(0, tune_left - sum(left for left, _ in begun_left))
+    grid_pace = statistics.mean(units.values())
     test_seconds = [row_seconds(row) for rows in tests for row in rows]
     test_left = max(0, sets * int(started["test_n"]) - len(test_seconds))
-    tune_pace = statistics.mean(units.values())
-    hours = (tune_left * tune_pace + test_left * (statistics.mean(test_seconds) if test_seconds else tune_pace))
-    return (f"to go: about {hours / 3600:.1f} hours at the mean pace so far ({tune_left} tune questions of a chain "
+    hours = (sum(left * pace for left, pace in begun_left) + not_begun * grid_pace
+             + test_left * (statistics.mean(test_seconds) if test_seconds else grid_pace))
+    return (f"to go: about {hours / 3600:.1f} hours at the pace so far ({tune_left} tune questions of a chain "
             f"or setting, {test_left} test questions)")
 
 
