@@ -82,11 +82,12 @@ def _label(knobs: dict) -> str:
 
 def count_units(units: dict[tuple, float], tune: str, knobs: dict, rows: list[dict]) -> None:
     """A shared chain's rows each carry the chain's cost (hopkit/reproduce/shared_work.py), so the readers' rows on
-    one chain are one unit, costing its dearest row; any other row is a unit of its own."""
+    one chain are one unit, costing its dearest row; any other row is a unit of its own. A unit's key is
+    ``(group, qid)``, the group naming its tune grid and its chain or setting."""
     for row in rows:
         shared = bool(row.get("shared_chain"))
         group = {name: value for name, value in knobs.items() if not (shared and name == READER)}
-        key = (tune, json.dumps(group, sort_keys=True, default=str), shared, str(row.get("qid")))
+        key = ((tune, json.dumps(group, sort_keys=True, default=str), shared), str(row.get("qid")))
         units[key] = max(units.get(key, 0.0), row_seconds(row))
 
 
@@ -101,8 +102,8 @@ def _to_go(started: dict, units: dict[tuple, float], tests: list[list[dict]]) ->
                              if not (name == READER and started.get("method") in SHARED_CHAIN and len(values) > 1))
     tune_left = max(0, sets * per_question * tune_n * bool(grid) - len(units))
     groups: dict[tuple, list[float]] = {}
-    for key, seconds in units.items():
-        groups.setdefault(key[:-1], []).append(seconds)  # key[:-1]: the unit's tune grid and chain or setting
+    for (group, _qid), seconds in units.items():  # group: the unit's tune grid and its chain or setting
+        groups.setdefault(group, []).append(seconds)
     begun_left = [(max(0, tune_n - len(seconds)), statistics.mean(seconds)) for seconds in groups.values()]
     not_begun = max(0, tune_left - sum(left for left, _ in begun_left))
     grid_pace = statistics.mean(units.values())
