@@ -376,6 +376,29 @@ def test_the_hours_to_go_pace_a_begun_setting_at_its_own_cost(tmp_path):
                                          "setting, 1 test questions)")
 
 
+def test_the_hours_to_go_pace_a_cached_answer_at_its_computed_seconds(tmp_path):
+    """A question answered from the cache (a smoke run's, say) took near 0 wall seconds; the questions to go will be
+    computed, so the pace reads the row's computed seconds, while the hours spent stay the wall seconds."""
+    from hopkit.reproduce.hours import hours_line
+    from hopkit.reproduce.progress import progress_line
+
+    study = tmp_path / "oner-2wiki"
+    settings = study / "tune-0" / "settings"
+    settings.mkdir(parents=True)
+    (settings / "setting-k5.meta.json").write_text(json.dumps({"knobs": {"k": 5}}))
+    cached = {"seconds": 0.01, "cache_hits": 1, "computed": {"seconds": 360.0}}
+    (settings / "setting-k5.jsonl").write_text(json.dumps({"qid": "q0", "metrics": {"f1": 0.0}, "cost": cached})
+                                               + "\n")
+    (study / "started.json").write_text(json.dumps({"method": "oner", "tune_n": 6, "test_n": 4, "prompt_sets": 1,
+                                                    "grid": {"k": [5]}}))
+    # 5 tune and 4 test questions to go at the computed 360 s: 0.9 hours (the wall 0.01 s would say 0.0)
+    line = progress_line(study)
+    assert "1 rows, median 360 s a row" in line
+    assert line.endswith("to go: about 0.9 hours at the pace so far (5 tune questions of a chain or setting, "
+                         "4 test questions)")
+    assert hours_line(study) == "oner-2wiki: tune 0.0 h (1 question-settings, 0 s each)"
+
+
 def test_a_reproduce_log_records_its_run_spec_and_eval_like_reruns_the_chosen_setting(tmp_path, hopkit_home):
     """The test log and every tune setting's log carry the run spec eval writes, on their own split and knobs, so
     ``hopkit eval --like`` reruns the setting the tune split chose on the same test questions."""

@@ -18,7 +18,7 @@ def hours_line(folder: Path) -> str | None:
     units: dict[tuple, float] = {}
     for tune in sorted(folder.glob("tune-*")):
         for knobs, rows in setting_logs(tune):
-            count_units(units, tune.name, knobs, rows)
+            count_units(units, tune.name, knobs, rows, row_seconds)
     tests = [row_seconds(row) for rows in test_rows(folder) for row in rows]
     parts = [f"{label} {sum(seconds) / 3600:.1f} h ({len(seconds)} {unit}, {statistics.mean(seconds):.0f} s each)"
              for label, seconds, unit in (("tune", list(units.values()), "question-settings"),

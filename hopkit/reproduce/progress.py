@@ -1,9 +1,11 @@
 """Where unfinished reproduce studies stand, read from their folders (``hopkit reproduce-table`` prints it under
 the table): the tune grid's settings and how many questions each has answered, by its knobs (a shared grid answers
-one group of settings after another), and the test split's rows, with the seconds a row as the rows record them.
-Where the study's ``started.json`` gives its size, the line ends with the hours still to go at the pace so far:
-each chain or setting at its own mean (the mean, not the median: a total is the mean times the count, and a few slow
-questions weigh in it), since a grid's settings differ in cost.
+one group of settings after another), and the test split's rows, with the seconds a row took to compute. Where the
+study's ``started.json`` gives its size, the line ends with the hours still to go at the pace so far: each chain or
+setting at its own mean (the mean, not the median: a total is the mean times the count, and a few slow questions weigh
+in it), since a grid's settings differ in cost. The pace is each row's computed seconds, a cached answer counting its
+first computation: the questions to go will not be in the cache, so a replayed row's near-0 wall time would make them
+look free (hopkit/reproduce/hours.py counts the wall seconds the machine spent).
 A study is finished once its ``reproduce.json`` is written."""
 
 from __future__ import annotations
@@ -11,10 +13,11 @@ from __future__ import annotations
 import json
 import math
 import statistics
+from collections.abc import Callable
 from pathlib import Path
 
 from hopkit.evaluation.paired import read_rows
-from hopkit.evaluation.run_log import row_seconds
+from hopkit.lm.usage import computed_cost
 from hopkit.reproduce.protocol import STARTED
 from hopkit.reproduce.shared_work import READER, SHARED_CHAIN
 
@@ -80,7 +83,13 @@ def _label(knobs: dict) -> str:
     return " ".join(f"{name}={value}" for name, value in sorted(knobs.items())) or "no knobs"
 
 
-def count_units(units: dict[tuple, float], tune: str, knobs: dict, rows: list[dict]) -> None:
+def computed_seconds(row: dict) -> float:
+    """A row's seconds as answering computed them, a cached LM call counting its first computation."""
+    return computed_cost(row.get("cost") or {})["seconds"]
+
+
+def count_units(units: dict[tuple, float], tune: str, knobs: dict, rows: list[dict],
+                seconds: Callable[[dict], float] = computed_seconds) -> None:
     """A shared chain's rows each carry the chain's cost (hopkit/reproduce/shared_work.py), so the readers' rows on
     one chain are one unit, costing its dearest row; any other row is a unit of its own. A unit's key is
     ``(group, qid)``, the group naming its tune grid and its chain or setting."""
@@ -88,7 +97,7 @@ def count_units(units: dict[tuple, float], tune: str, knobs: dict, rows: list[di
         shared = bool(row.get("shared_chain"))
         group = {name: value for name, value in knobs.items() if not (shared and name == READER)}
         key = ((tune, json.dumps(group, sort_keys=True, default=str), shared), str(row.get("qid")))
-        units[key] = max(units.get(key, 0.0), row_seconds(row))
+        units[key] = max(units.get(key, 0.0), seconds(row))
 
 
 def _to_go(started: dict, units: dict[tuple, float], tests: list[list[dict]]) -> str | None:
@@ -107,7 +116,7 @@ def _to_go(started: dict, units: dict[tuple, float], tests: list[list[dict]]) ->
     begun_left = [(max(0, tune_n - len(seconds)), statistics.mean(seconds)) for seconds in groups.values()]
     not_begun = max(0, tune_left - sum(left for left, _ in begun_left))
     grid_pace = statistics.mean(units.values())
-    test_seconds = [row_seconds(row) for rows in tests for row in rows]
+    test_seconds = [computed_seconds(row) for rows in tests for row in rows]
     test_left = max(0, sets * int(started["test_n"]) - len(test_seconds))
     hours = (sum(left * pace for left, pace in begun_left) + not_begun * grid_pace
              + test_left * (statistics.mean(test_seconds) if test_seconds else grid_pace))
@@ -116,7 +125,7 @@ def _to_go(started: dict, units: dict[tuple, float], tests: list[list[dict]]) ->
 
 
 def _pace(logs: list[list[dict]]) -> str:
-    seconds = [row_seconds(row) for rows in logs for row in rows]
+    seconds = [computed_seconds(row) for rows in logs for row in rows]
     if not seconds:
         return "no rows yet"
     return f"{len(seconds)} rows, median {statistics.median(seconds):.0f} s a row"
