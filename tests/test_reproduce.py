@@ -353,7 +353,7 @@ def test_an_unfinished_studys_line_ends_with_the_hours_to_go_counting_a_shared_c
     # and the hours spent count each chain once, at its dearer row: 2 chains at 60 s
     from hopkit.reproduce.hours import hours_line
 
-    assert hours_line(study) == "ircot-musique: tune 0.0 h (2 question-settings, 60 s each)"
+    assert hours_line(study) == "ircot-musique: tune 0.0 h (2 chain-questions, 60 s each)"
 
 
 def test_the_hours_to_go_pace_a_begun_setting_at_its_own_cost(tmp_path):
