@@ -29,5 +29,5 @@ def hours_line(folder: Path) -> str | None:
 
 def _tune_unit(units: dict[tuple, float]) -> str:
     """What one tune unit is: a question of a shared chain when every unit is one (count_units keys carry it)."""
-    shared = [group[2] for group, _qid in units]
+    shared = [chain_shared for (_tune, _group, chain_shared), _qid in units]
     return "chain-questions" if shared and all(shared) else "question-settings"
