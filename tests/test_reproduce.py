@@ -56,6 +56,23 @@ def test_the_grid_is_chosen_on_the_tune_split_and_scored_once_on_test(tmp_path):
     assert sorted(json.loads(row)["qid"] for row in rows) == [f"q{i}" for i in range(4, 10)]
 
 
+def test_a_resumed_study_keeps_its_first_start_and_records_the_resume(tmp_path, monkeypatch):
+    from types import SimpleNamespace
+
+    import hopkit.reproduce.protocol as protocol
+
+    clock = {"now": "2026-12-07 07:59"}
+    monkeypatch.setattr(protocol, "time", SimpleNamespace(strftime=lambda fmt: clock["now"]))
+    monkeypatch.setattr(protocol, "_commit", lambda: "f2a75bc")
+    _run(tmp_path, "oner")
+    first = json.loads((tmp_path / "oner" / "started.json").read_text())
+    clock["now"] = "2026-12-07 12:22"
+    _run(tmp_path, "oner")  # the queue starting the same study again after a stop
+    again = json.loads((tmp_path / "oner" / "started.json").read_text())
+    assert first["started"] == again["started"] == "2026-12-07 07:59" and "resumed" not in first
+    assert again["commit"] == "f2a75bc" and again["resumed"] == ["2026-12-07 12:22 at f2a75bc"]
+
+
 def test_the_table_pairs_each_method_with_oner_and_shows_the_papers_number(tmp_path):
     _run(tmp_path, "oner")
     _run(tmp_path, "oner-cot")

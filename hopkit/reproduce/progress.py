@@ -51,7 +51,8 @@ def progress_line(folder: Path) -> str:
             begun = [f"{_label(knobs)} {len(found)}" for knobs, found in settings if found]
             waiting = f"; not started: {answered.count(0)}" if 0 in answered else ""
             pace = _pace([found for _, found in settings])
-            parts.append(f"{tune.name}: {len(settings)} settings, {min(answered)} to {max(answered)}{of_tune} "
+            count = f"{len(settings)} setting{'' if len(settings) == 1 else 's'}"
+            parts.append(f"{tune.name}: {count}, {min(answered)} to {max(answered)}{of_tune} "
                          f"questions each (answered: {', '.join(begun) or 'none'}{waiting}; {pace})")
     tests = test_rows(folder)
     parts.append(f"test: {sum(map(len, tests))}{of_test} questions ({_pace(tests)})" if tests else "test: not started")

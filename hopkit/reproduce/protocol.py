@@ -234,10 +234,17 @@ def write_same_count_recall(log: RunLog, test: list, retriever: Any, out: Path) 
 
 def write_started(request: ReproduceRequest, grid: dict[str, list[Any]], picked: dict[str, list]) -> None:
     """``started.json``: the study's size before its first question, so that where an unfinished study stands can
-    be read against it (hopkit/reproduce/progress.py); reproduce.json replaces it as the record once it ends."""
-    (request.folder / STARTED).write_text(json.dumps({
+    be read against it (hopkit/reproduce/progress.py); reproduce.json replaces it as the record once it ends. A
+    resumed study keeps its first start and commit, and adds when (and at which commit) each resume began."""
+    path = request.folder / STARTED
+    now, commit = time.strftime("%Y-%m-%d %H:%M"), _commit()
+    earlier = json.loads(path.read_text()) if path.is_file() else {}
+    first = {"commit": earlier.get("commit"), "started": earlier["started"]} if earlier.get("started") else \
+        {"commit": commit, "started": now}
+    resumed = earlier.get("resumed", []) + ([f"{now} at {commit}"] if earlier.get("started") else [])
+    path.write_text(json.dumps({
         "method": request.method, "grid": grid, "tune_n": len(picked["dev"]), "test_n": len(picked["test"]),
-        "prompt_sets": request.prompt_sets, "commit": _commit(), "started": time.strftime("%Y-%m-%d %H:%M")},
+        "prompt_sets": request.prompt_sets, **first, **({"resumed": resumed} if resumed else {})},
         indent=2, default=str))
 
 
