@@ -67,6 +67,24 @@ def test_hub_loader_offline_fails_with_instructions():
         load_dataset_spec("hotpotqa-distractor:validation")
 
 
+def test_a_split_the_hub_does_not_have_is_refused_before_the_hub_is_asked(monkeypatch, tmp_path):
+    import datasets
+
+    def no_hub(*args, **kwargs):
+        raise AssertionError("the hub was asked")
+
+    monkeypatch.setattr(datasets, "load_dataset", no_hub)
+    with pytest.raises(InputError, match="musique has no hub split 'dev': its splits are train, validation"):
+        load_dataset_spec("musique:dev")
+    with pytest.raises(InputError, match="no hub split 'test'"):
+        load_dataset_spec("hotpotqa-distractor:train+test[:10]")
+    # a file of rows may carry any split name: only the hub's names are checked
+    rows = [{"id": "m1", "question": "q?", "answer": "x", "answer_aliases": [], "answerable": True,
+             "paragraphs": [{"idx": 0, "title": "T", "paragraph_text": "x.", "is_supporting": True}]}]
+    monkeypatch.undo()
+    assert load_dataset_spec(f"musique:dev@{_write_jsonl(tmp_path / 'm.jsonl', rows)}").name == "musique:dev"
+
+
 def test_ircot_demonstration_format(tmp_path):
     text = ('# METADATA: {"qid": "d1"}\nWikipedia Title: Walls and Bridges\nAn album by Lennon.\n\n'
             "Wikipedia Title: Efteling (park)\nA park.\n\nQ: Which album?\n"

@@ -128,19 +128,36 @@ class HubDataset:
     config: str | None
     convert: Callable[[dict, ClosedCorpusBuilder], Any]
     task: str = DEFAULT_TASK
+    # the hub's split names, where known: another name is refused before the hub is asked, since the hub answers
+    # an unknown split only after its retries (and, offline, with a connection error that hides the typo)
+    splits: tuple[str, ...] | None = None
 
 
 HUB: dict[str, HubDataset] = {
-    "hotpotqa-distractor": HubDataset("hotpotqa/hotpot_qa", "distractor", _hotpot_like),
-    "hotpotqa-fullwiki": HubDataset("hotpotqa/hotpot_qa", "fullwiki", _hotpot_like),
+    "hotpotqa-distractor": HubDataset("hotpotqa/hotpot_qa", "distractor", _hotpot_like,
+                                      splits=("train", "validation")),
+    "hotpotqa-fullwiki": HubDataset("hotpotqa/hotpot_qa", "fullwiki", _hotpot_like,
+                                    splits=("train", "validation", "test")),
     "2wikimultihopqa": HubDataset("framolfese/2WikiMultihopQA", None, _hotpot_like),
-    "musique": HubDataset("dgslibisey/MuSiQue", None, _musique),
+    "musique": HubDataset("dgslibisey/MuSiQue", None, _musique, splits=("train", "validation")),
     "strategyqa": HubDataset("ChilleD/StrategyQA", None, _strategyqa, "yes-no"),
-    "fever": HubDataset("facebook/kilt_tasks", "fever", _kilt, "fact-check"),
-    "zsre": HubDataset("facebook/kilt_tasks", "structured_zeroshot", _kilt, "slot-filling"),
-    "trex": HubDataset("facebook/kilt_tasks", "trex", _kilt, "slot-filling"),
-    "eli5": HubDataset("facebook/kilt_tasks", "eli5", _kilt, "long-form"),
+    "fever": HubDataset("facebook/kilt_tasks", "fever", _kilt, "fact-check", ("train", "validation", "test")),
+    "zsre": HubDataset("facebook/kilt_tasks", "structured_zeroshot", _kilt, "slot-filling",
+                       ("train", "validation", "test")),
+    "trex": HubDataset("facebook/kilt_tasks", "trex", _kilt, "slot-filling", ("train", "validation", "test")),
+    "eli5": HubDataset("facebook/kilt_tasks", "eli5", _kilt, "long-form", ("train", "validation", "test")),
 }
+
+
+def check_hub_split(name: str, split: str) -> None:
+    """Refuse, in one line, a split the hub does not have (``musique:dev``); each part of ``train+validation`` and
+    a slice such as ``validation[:100]`` are read by their names."""
+    known = HUB[name].splits
+    asked = [part.split("[")[0].strip() for part in split.split("+")]
+    unknown = [part for part in asked if known is not None and part not in known]
+    if unknown:
+        raise InputError(f"{name} has no hub split {unknown[0]!r}: its splits are {', '.join(known or ())} (a file "
+                         f"of rows under any name: `{name}:{unknown[0]}@/path/rows.jsonl`)")
 
 
 def load_hub(name: str, split: str, local_file: str | None = None, limit: int | None = None) -> Dataset:
@@ -149,6 +166,8 @@ def load_hub(name: str, split: str, local_file: str | None = None, limit: int | 
     spec = HUB[name]
     copy = None if local_file else stored_copy(name, split)  # rows stored once with `hopkit data add`
     local_file = local_file or (str(copy) if copy else None)
+    if not local_file:
+        check_hub_split(name, split)
     try:
         if local_file:
             rows = datasets.load_dataset("json", data_files=local_file, split="train")
