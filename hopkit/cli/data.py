@@ -1,4 +1,4 @@
-"""``hopkit data``: the bundled benchmark, and stored copies of hub splits."""
+"""``hopkit data``: the bundled benchmark, stored copies of hub splits, and what a paragraph word cut hides."""
 
 from __future__ import annotations
 
@@ -25,6 +25,14 @@ def add_parsers(verbs: argparse._SubParsersAction) -> None:
     add.add_argument("--from", dest="rows_file", type=Path, default=None,
                      help="a JSON lines file of the hub's rows (offline); without it the split is downloaded")
     add.set_defaults(run=cmd_data_add)
+    cut = data_verbs.add_parser("cut", help="what showing each paragraph's first N words (paragraph_words) hides of a "
+                                            "dataset's gold evidence: the questions with an answer only past the cut")
+    cut.add_argument("--dataset", required=True, help="a dataset spec, e.g. musique:validation@/path/dev.jsonl")
+    cut.add_argument("--words", type=int, nargs="+", default=None, metavar="N",
+                     help="the cuts to count (default: the hopkit profile's paragraph_words)")
+    cut.add_argument("--questions", default=None, metavar="A-B", help="questions A to B, counted from 1")
+    cut.add_argument("--show", type=int, default=5, help="qids of cut questions listed for each cut")
+    cut.set_defaults(run=cmd_data_cut)
 
 
 def cmd_data_build(args: argparse.Namespace) -> None:
@@ -53,3 +61,22 @@ def cmd_data_add(args: argparse.Namespace) -> None:
     path, examples = store_copy(kind, split, args.rows_file)
     print(f"{kind}:{split}: {examples} examples stored in {path}; `{kind}:{split}` reads them from now on "
           f"(delete the file to use the hub again)")
+
+
+def cmd_data_cut(args: argparse.Namespace) -> None:
+    from hopkit.data.examples import pick_questions
+    from hopkit.data.registry import load_dataset_spec
+    from hopkit.data.word_cut import word_cut_report
+    from hopkit.knobs.declared import PARAGRAPH_WORDS
+
+    cuts = args.words or [PARAGRAPH_WORDS]
+    if any(words < 1 for words in cuts):
+        raise InputError("--words takes cuts of at least 1 word (0, the whole paragraph, hides nothing)")
+    dataset = load_dataset_spec(args.dataset)
+    examples = pick_questions(dataset.examples, None, args.questions)
+    corpus = dataset.own_corpus()
+    print(f"{dataset.name}: {len(examples)} questions")
+    for words in cuts:
+        report = word_cut_report(examples, corpus, words)
+        listed = f"; e.g. {', '.join(report.cut[:args.show])}" if report.cut and args.show > 0 else ""
+        print(f"- {report.summary()}{listed}")

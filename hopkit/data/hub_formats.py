@@ -97,8 +97,10 @@ def _musique(row: dict, builder: ClosedCorpusBuilder) -> Any:
     if not queries or not all(isinstance(i, int) and 0 <= i < len(pids) for i in support):
         return make_example(str(row["id"]), row["question"], answers, gold)
     ordered = list(dict.fromkeys([pids[i] for i in support] + gold))  # hop i's paragraph first, in hop order
+    hop_answers = [str(hop["answer"]).strip() for hop in hops] if len(set(support)) == len(support) else []
     return make_example(str(row["id"]), row["question"], answers, ordered, hop_queries=queries,
-                        chain=[*facts, f"So the answer is: {row['answer']}."], type=f"{len(hops)}-hop")
+                        chain=[*facts, f"So the answer is: {row['answer']}."], type=f"{len(hops)}-hop",
+                        hop_answers=hop_answers)
 
 
 def _strategyqa(row: dict, builder: ClosedCorpusBuilder) -> Any:
