@@ -26,7 +26,7 @@ class WordCutReport:
     longer: int  # gold paragraphs of more than ``words`` words
     checked: int  # questions whose answers were found in their gold paragraphs at all
     cut: list[str]  # qids of the questions an answer of which is only past the cut
-    by_hop: int  # questions checked hop by hop (the rest by their final answer)
+    by_hop: int  # of the checked questions, those checked hop by hop (the rest by their final answer)
 
     def summary(self) -> str:
         share = f" ({100 * self.longer / self.gold_paragraphs:.0f}%)" if self.gold_paragraphs else ""
@@ -45,12 +45,13 @@ def word_cut_report(examples: Sequence, corpus: Corpus, words: int) -> WordCutRe
         gold = [corpus[pid] for pid in example.gold_pids if pid in corpus]
         gold_paragraphs += len(gold)
         longer += sum(len(passage.text.split()) > words for passage in gold)
-        needs = _hop_needs(example, gold) or [(answer, gold) for answer in example.answers[:1]]
-        by_hop += bool(_hop_needs(example, gold))
+        hops = _hop_needs(example, gold)
+        needs = hops or [(answer, gold) for answer in example.answers[:1]]
         found = [(answer, where) for answer, where in needs if _shows(where, answer, None, example.answers)]
         if not found:
             continue
         checked += 1
+        by_hop += bool(hops)
         if any(not _shows(where, answer, words, example.answers) for answer, where in found):
             cut.append(str(example.qid))
     return WordCutReport(words, len(examples), gold_paragraphs, longer, checked, cut, by_hop)
