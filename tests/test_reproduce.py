@@ -373,6 +373,25 @@ def test_an_unfinished_studys_line_ends_with_the_hours_to_go_counting_a_shared_c
     assert hours_line(study) == "ircot-musique: tune 0.0 h (2 chain-questions, 60 s each)"
 
 
+def test_a_setting_whose_metadata_drops_a_knob_at_its_profile_value_is_named_by_its_grid_point(tmp_path):
+    """The reader held from another study and k = 4 (the profile's own K) leave the metadata without k; the log's
+    name is the grid point's key, so the line still says k=4."""
+    from hopkit.optimize.objective import setting_key
+    from hopkit.reproduce.progress import progress_line
+
+    study = tmp_path / "ircot-2wiki"
+    settings = study / "tune-0" / "settings"
+    settings.mkdir(parents=True)
+    for k, knobs in ((4, {"answer_reader": "direct"}), (6, {"answer_reader": "direct", "k": 6})):
+        name = f"setting-{setting_key({'k': k})}"
+        (settings / f"{name}.meta.json").write_text(json.dumps({"knobs": knobs}))
+        (settings / f"{name}.jsonl").write_text(json.dumps({"qid": "q0", "metrics": {"f1": 0.0},
+                                                            "cost": {"seconds": 10.0}}) + "\n")
+    (study / "started.json").write_text(json.dumps({"method": "ircot", "tune_n": 2, "test_n": 2,
+                                                    "grid": {"k": [2, 4, 6, 8]}}))
+    assert "(answered: answer_reader=direct k=4 1, answer_reader=direct k=6 1;" in progress_line(study)
+
+
 def test_the_hours_to_go_pace_a_begun_setting_at_its_own_cost(tmp_path):
     """A grid's dearer setting (a larger K) is paced at its own seconds, not the grid's mean, so the estimate does not
     run short while the dear setting is still going."""

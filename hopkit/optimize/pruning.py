@@ -174,14 +174,19 @@ def _mean(rows: Sequence[dict], metric: str) -> float:
 def study_settings(study: optuna.Study, settings_dir: Path) -> list[ReplayedSetting]:
     """The study's settings in the order its pruner met them (each setting's first trial that completed or was
     pruned), with the rows of its run log in ``settings_dir`` (``setting-*.jsonl`` beside ``.meta.json``)."""
-    logs = {setting_key(meta["knobs"]): log for meta, log in setting_logs(settings_dir)}
+    # a log is named by its trial's knobs (and demonstrations), as Objective.log_for names it: its metadata is no key,
+    # since a run spec drops a knob at its profile value
+    logs = {log.name: log for _, log in setting_logs(settings_dir)}
+    demos = {meta.get("demos") for meta, _ in setting_logs(settings_dir)}
     settings: dict[str, ReplayedSetting] = {}
     for trial in sorted(study.get_trials(deepcopy=False), key=lambda t: t.number):
         key = setting_key(trial.params)
         if trial.state not in (TrialState.COMPLETE, TrialState.PRUNED) or key in settings:
             continue
-        if key not in logs:
+        names = [f"setting-{setting_key({**trial.params, 'demos': d} if d else trial.params)}.jsonl" for d in demos]
+        found = [logs[name] for name in names if name in logs and logs[name].is_file()]
+        if not found:
             raise ValueError(f"trial {trial.number}'s setting {trial.params} has no run log in {settings_dir}")
-        rows, _ = parse_lines(logs[key].read_text(encoding="utf-8").splitlines())
+        rows, _ = parse_lines(found[0].read_text(encoding="utf-8").splitlines())
         settings[key] = ReplayedSetting(trial.params, dict(trial.distributions), rows)
     return list(settings.values())

@@ -10,6 +10,7 @@ A study is finished once its ``reproduce.json`` is written."""
 
 from __future__ import annotations
 
+import itertools
 import json
 import math
 import statistics
@@ -64,13 +65,28 @@ def progress_line(folder: Path) -> str:
 
 def setting_logs(tune: Path) -> list[tuple[dict, list[dict]]]:
     """A tune grid's settings, each as its knobs and the rows it has answered (none yet: its metadata is written
-    before its first row)."""
+    before its first row). A setting's metadata drops a knob at its profile value (a run spec's rule), so its grid
+    point is read from the log's name, which is the point's key (hopkit/optimize/objective.py)."""
+    points = _grid_points(tune.parent)
     settings = []
     for meta in sorted((tune / "settings").glob("*.meta.json")):
-        log = meta.with_name(meta.name.removesuffix(".meta.json") + ".jsonl")
-        settings.append((json.loads(meta.read_text()).get("knobs") or {},
-                         list(read_rows(log).values()) if log.is_file() else []))
+        stem = meta.name.removesuffix(".meta.json")
+        log = meta.with_name(stem + ".jsonl")
+        knobs = {**(json.loads(meta.read_text()).get("knobs") or {}), **points.get(stem, {})}
+        settings.append((knobs, list(read_rows(log).values()) if log.is_file() else []))
     return settings
+
+
+def _grid_points(study: Path) -> dict[str, dict]:
+    """``setting-KEY`` -> the grid point it names, from the grid the study records (empty where it records none)."""
+    from hopkit.optimize.objective import setting_key
+
+    for name in (STARTED, "reproduce.json"):
+        if (study / name).is_file():
+            grid = json.loads((study / name).read_text()).get("grid") or {}
+            points = [dict(zip(grid, values)) for values in itertools.product(*grid.values())]
+            return {f"setting-{setting_key(point)}": point for point in points}
+    return {}
 
 
 def test_rows(folder: Path) -> list[list[dict]]:
