@@ -106,3 +106,20 @@ def test_optimize_refuses_a_cap_of_zero_before_the_study_opens(hopkit_home, tmp_
     err = capsys.readouterr().err.strip()
     assert rc == 2 and "(max_calls_per_question) must be above 0, got 0" in err and len(err.splitlines()) == 1
     assert not folder.exists()
+
+
+def test_a_capped_setting_at_its_profile_value_is_found_by_its_logs_name(tmp_path):
+    """A run spec's metadata drops a knob at its profile value, so the cap's trial params are matched to the log's
+    name, not to the metadata's knobs."""
+    from hopkit.optimize.objective import setting_log_name
+    from hopkit.optimize.summary import setting_rows
+
+    settings = tmp_path / "settings"
+    settings.mkdir()
+    for params, knobs in (({"k": 4}, {}), ({"k": 6}, {"k": 6})):
+        log = settings / setting_log_name(params, "d0")
+        log.with_name(log.name.removesuffix(".jsonl") + ".meta.json").write_text(
+            json.dumps({"knobs": knobs, "demos": "d0"}))
+        log.write_text(json.dumps({"qid": "q0", "metrics": {"f1": 1.0}, "cost": {"lm_calls": 3}}) + "\n")
+    rows = setting_rows(tmp_path, None, "f1", capped=[{"k": 4}])
+    assert {json.dumps(row.knobs): row.over_cap for row in rows} == {"{}": True, '{"k": 6}': False}

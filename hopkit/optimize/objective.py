@@ -60,6 +60,12 @@ def setting_key(params: dict[str, Any]) -> str:
     return hashlib.sha1(json.dumps(params, sort_keys=True, default=str).encode()).hexdigest()[:12]
 
 
+def setting_log_name(params: dict[str, Any], demos_key: str | None = None) -> str:
+    """A setting's run log, named by its trial's knobs (and demonstrations): the name, not the log's metadata, is
+    what finds a setting again, since a run spec's metadata drops a knob at its profile value."""
+    return f"setting-{setting_key({**params, 'demos': demos_key} if demos_key else params)}.jsonl"
+
+
 @dataclass
 class Objective:
     """Callable for ``study.optimize``; ``build(knobs) -> program`` applies fixed knobs and demos."""
@@ -82,10 +88,9 @@ class Objective:
 
     def log_for(self, knobs: dict[str, Any]) -> RunLog:
         """The setting's own run log: every trial of the same knobs (and demonstrations) shares it."""
-        key = setting_key({**knobs, "demos": self.demos_key} if self.demos_key else knobs)
         base = self.setting_meta(knobs) if self.setting_meta else {"knobs": knobs}
         meta = {**base, "metric": self.metric.name, **({"demos": self.demos_key} if self.demos_key else {})}
-        return RunLog(self.log_dir / f"setting-{key}.jsonl", meta, mechanics=self.mechanics)
+        return RunLog(self.log_dir / setting_log_name(knobs, self.demos_key), meta, mechanics=self.mechanics)
 
     def finish(self, knobs: dict[str, Any]) -> list[dict]:
         """The setting's rows on all of dev, answering the questions a pruned trial never reached."""

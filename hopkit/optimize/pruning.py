@@ -16,7 +16,7 @@ from optuna.trial import TrialState
 
 from hopkit.evaluation.run_log import final_rows, parse_lines
 from hopkit.lm.usage import computed_cost
-from hopkit.optimize.objective import OVER_CAP, setting_key, slice_bounds
+from hopkit.optimize.objective import OVER_CAP, setting_key, setting_log_name, slice_bounds
 from hopkit.optimize.study import setting_logs
 
 
@@ -174,16 +174,14 @@ def _mean(rows: Sequence[dict], metric: str) -> float:
 def study_settings(study: optuna.Study, settings_dir: Path) -> list[ReplayedSetting]:
     """The study's settings in the order its pruner met them (each setting's first trial that completed or was
     pruned), with the rows of its run log in ``settings_dir`` (``setting-*.jsonl`` beside ``.meta.json``)."""
-    # a log is named by its trial's knobs (and demonstrations), as Objective.log_for names it: its metadata is no key,
-    # since a run spec drops a knob at its profile value
-    logs = {log.name: log for _, log in setting_logs(settings_dir)}
+    logs = {log.name: log for _, log in setting_logs(settings_dir)}  # found by name (setting_log_name)
     demos = {meta.get("demos") for meta, _ in setting_logs(settings_dir)}
     settings: dict[str, ReplayedSetting] = {}
     for trial in sorted(study.get_trials(deepcopy=False), key=lambda t: t.number):
         key = setting_key(trial.params)
         if trial.state not in (TrialState.COMPLETE, TrialState.PRUNED) or key in settings:
             continue
-        names = [f"setting-{setting_key({**trial.params, 'demos': d} if d else trial.params)}.jsonl" for d in demos]
+        names = [setting_log_name(trial.params, d) for d in demos]
         found = [logs[name] for name in names if name in logs and logs[name].is_file()]
         if not found:
             raise ValueError(f"trial {trial.number}'s setting {trial.params} has no run log in {settings_dir}")

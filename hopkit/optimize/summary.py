@@ -20,6 +20,7 @@ from hopkit.evaluation.harness import summarize
 from hopkit.evaluation.metrics import get_metric
 from hopkit.evaluation.paired import read_rows
 from hopkit.lm.usage import computed_cost
+from hopkit.optimize.objective import setting_log_name
 from hopkit.optimize.study import setting_logs
 
 if TYPE_CHECKING:
@@ -309,10 +310,14 @@ def setting_rows(folder: Path, paper_knobs: dict[str, Any] | None, metric: str,
                  capped: Sequence[dict[str, Any]] = ()) -> list[SettingRow]:
     """One row a setting: the paper's first, then the others by how far they got before pruning, then by metric.
     ``capped``: the knobs of the settings the LM-call cap stopped."""
-    logs = [(meta["knobs"], read_rows(log)) for meta, log in _answered(folder)]
+    answered = _answered(folder)
+    logs = [(meta["knobs"], read_rows(log)) for meta, log in answered]
+    # a capped setting is found by its log's name: its metadata drops a knob at its profile value
+    capped_logs = {setting_log_name(knobs, meta.get("demos")) for knobs in capped for meta, _ in answered}
+    over_cap = [log.name in capped_logs for _, log in answered]
     paper = next((rows for knobs, rows in logs if paper_knobs is not None and knobs == paper_knobs), None) or {}
     table = []
-    for knobs, rows in logs:
+    for (knobs, rows), stopped in zip(logs, over_cap):
         n = len(rows)
         shared = [qid for qid in rows if qid in paper]
         table.append(SettingRow(
@@ -321,7 +326,7 @@ def setting_rows(folder: Path, paper_knobs: dict[str, Any] | None, metric: str,
             differ=sum(_answer(rows[q]) != _answer(paper[q]) for q in shared) if shared else None,
             calls=sum(computed_cost(r.get("cost") or {})["lm_calls"] for r in rows.values()) / n,
             seconds=sum(computed_cost(r.get("cost") or {})["seconds"] for r in rows.values()) / n,
-            is_paper=paper_knobs is not None and knobs == paper_knobs, over_cap=knobs in capped))
+            is_paper=paper_knobs is not None and knobs == paper_knobs, over_cap=stopped))
     return sorted(table, key=lambda row: (not row.is_paper, -row.questions, -row.metric))  # furthest first
 
 

@@ -79,13 +79,13 @@ def setting_logs(tune: Path) -> list[tuple[dict, list[dict]]]:
 
 def _grid_points(study: Path) -> dict[str, dict]:
     """``setting-KEY`` -> the grid point it names, from the grid the study records (empty where it records none)."""
-    from hopkit.optimize.objective import setting_key
+    from hopkit.optimize.objective import setting_log_name
 
     for name in (STARTED, "reproduce.json"):
         if (study / name).is_file():
             grid = json.loads((study / name).read_text()).get("grid") or {}
             points = [dict(zip(grid, values)) for values in itertools.product(*grid.values())]
-            return {f"setting-{setting_key(point)}": point for point in points}
+            return {setting_log_name(point).removesuffix(".jsonl"): point for point in points}
     return {}
 
 
