@@ -44,7 +44,7 @@ def run_mode(request: GridBenchRequest, mode: str) -> dict:
     from hopkit.evaluation.metrics import get_metric
     from hopkit.evaluation.run_log import RunLog, row_seconds
     from hopkit.lm.factory import LMSpec, make_lm
-    from hopkit.optimize.objective import setting_key
+    from hopkit.optimize.objective import setting_log_name
     from hopkit.programs.demo_source import load_demonstrations
     from hopkit.programs.registry import ProgramParts
     from hopkit.reproduce.grids import paper_grid
@@ -66,7 +66,7 @@ def run_mode(request: GridBenchRequest, mode: str) -> dict:
     folder.mkdir(parents=True, exist_ok=True)
 
     def log_for(knobs: dict) -> RunLog:
-        return RunLog(folder / f"setting-{setting_key(knobs)}.jsonl", {"knobs": knobs})
+        return RunLog(folder / setting_log_name(knobs), {"knobs": knobs})
 
     done_before = [row for knobs in settings for row in log_for(knobs).rows]
     start, cpu_start = time.perf_counter(), time.process_time()
