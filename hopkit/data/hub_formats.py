@@ -155,10 +155,11 @@ def check_hub_split(name: str, split: str) -> None:
     """Refuse, in one line, a split the hub does not have (``musique:dev``); each part of ``train+validation`` and
     a slice such as ``validation[:100]`` are read by their names."""
     known = HUB[name].splits
-    asked = [part.split("[")[0].strip() for part in split.split("+")]
-    unknown = [part for part in asked if known is not None and part not in known]
+    if known is None:
+        return
+    unknown = [part for part in (p.split("[")[0].strip() for p in split.split("+")) if part not in known]
     if unknown:
-        raise InputError(f"{name} has no hub split {unknown[0]!r}: its splits are {', '.join(known or ())} (a file "
+        raise InputError(f"{name} has no hub split {unknown[0]!r}: its splits are {', '.join(known)} (a file "
                          f"of rows under any name: `{name}:{unknown[0]}@/path/rows.jsonl`)")
 
 

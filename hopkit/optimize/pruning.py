@@ -174,8 +174,9 @@ def _mean(rows: Sequence[dict], metric: str) -> float:
 def study_settings(study: optuna.Study, settings_dir: Path) -> list[ReplayedSetting]:
     """The study's settings in the order its pruner met them (each setting's first trial that completed or was
     pruned), with the rows of its run log in ``settings_dir`` (``setting-*.jsonl`` beside ``.meta.json``)."""
-    logs = {log.name: log for _, log in setting_logs(settings_dir)}  # found by name (setting_log_name)
-    demos = {meta.get("demos") for meta, _ in setting_logs(settings_dir)}
+    metas = setting_logs(settings_dir)
+    logs = {log.name: log for _, log in metas}  # found by name (setting_log_name)
+    demos = {meta.get("demos") for meta, _ in metas}
     settings: dict[str, ReplayedSetting] = {}
     for trial in sorted(study.get_trials(deepcopy=False), key=lambda t: t.number):
         key = setting_key(trial.params)

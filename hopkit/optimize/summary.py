@@ -313,7 +313,8 @@ def setting_rows(folder: Path, paper_knobs: dict[str, Any] | None, metric: str,
     answered = _answered(folder)
     logs = [(meta["knobs"], read_rows(log)) for meta, log in answered]
     # a capped setting is found by its log's name: its metadata drops a knob at its profile value
-    capped_logs = {setting_log_name(knobs, meta.get("demos")) for knobs in capped for meta, _ in answered}
+    demos = {meta.get("demos") for meta, _ in answered}
+    capped_logs = {setting_log_name(knobs, key) for knobs in capped for key in demos}
     over_cap = [log.name in capped_logs for _, log in answered]
     paper = next((rows for knobs, rows in logs if paper_knobs is not None and knobs == paper_knobs), None) or {}
     table = []

@@ -239,9 +239,11 @@ def write_started(request: ReproduceRequest, grid: dict[str, list[Any]], picked:
     path = request.folder / STARTED
     now, commit = time.strftime("%Y-%m-%d %H:%M"), _commit()
     earlier = json.loads(path.read_text()) if path.is_file() else {}
-    first = {"commit": earlier.get("commit"), "started": earlier["started"]} if earlier.get("started") else \
-        {"commit": commit, "started": now}
-    resumed = earlier.get("resumed", []) + ([f"{now} at {commit}"] if earlier.get("started") else [])
+    if earlier.get("started"):
+        first = {"commit": earlier.get("commit"), "started": earlier["started"]}
+        resumed = [*earlier.get("resumed", []), f"{now} at {commit}"]
+    else:
+        first, resumed = {"commit": commit, "started": now}, []
     path.write_text(json.dumps({
         "method": request.method, "grid": grid, "tune_n": len(picked["dev"]), "test_n": len(picked["test"]),
         "prompt_sets": request.prompt_sets, **first, **({"resumed": resumed} if resumed else {})},
