@@ -204,7 +204,8 @@ def _test(request: ReproduceRequest, chosen: dict[str, Any], tune_score: float |
     spec = on_split(request, request.test, chosen)
     ran = run_meta(spec, test_name) if spec else {"method": request.method, "profile": PROFILE, "knobs": chosen}
     meta = {**ran, "test": request.test, "prompt_set": prompt_set, **request.record}
-    say(f"prompt set {prompt_set}: scoring {chosen or 'the paper setting'} once on {len(test)} test questions ...")
+    questions = f"{len(test)} test question{'' if len(test) == 1 else 's'}"
+    say(f"prompt set {prompt_set}: scoring {chosen or 'the paper setting'} once on {questions} ...")
     log = RunLog(path, meta, mechanics=MECHANICS)
     report = evaluate(program, test, [get_metric(name) for name in TEST_METRICS], log,
                       threads=request.threads, progress=request.progress)
