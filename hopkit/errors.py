@@ -55,6 +55,15 @@ class MissingArtifactError(HopkitError):
     """An index, a model file or a dataset is not where it should be."""
 
 
+class HubUnavailableError(MissingArtifactError):
+    """A hub dataset that could not be loaded; ``reason`` says why in a few words, for a note that gives its own
+    advice."""
+
+    def __init__(self, message: str, reason: str) -> None:
+        super().__init__(message)
+        self.reason = reason
+
+
 class ModelIntegrityError(HopkitError):
     """A model file exists but its checksum does not match the pinned one."""
 

@@ -17,8 +17,9 @@ from typing import Any
 
 from hopkit.data.decomposition import hop_queries_and_chain
 from hopkit.data.examples import ClosedCorpusBuilder, Dataset, local_corpus_name, make_example
+from hopkit.data.hub_reach import failure_reason, hub_rows
 from hopkit.data.stored_copies import stored_copy
-from hopkit.errors import InputError, MissingArtifactError
+from hopkit.errors import HubUnavailableError, InputError, MissingArtifactError
 from hopkit.tasks import DEFAULT_TASK
 
 
@@ -175,7 +176,7 @@ def load_hub(name: str, split: str, local_file: str | None = None, limit: int | 
         if local_file:
             rows = datasets.load_dataset("json", data_files=local_file, split="train")
         else:
-            rows = datasets.load_dataset(spec.hub_id, spec.config, split=split)
+            rows = hub_rows(spec.hub_id, spec.config, split)
     except FileNotFoundError as error:
         raise MissingArtifactError(f"dataset file {local_file} does not exist ({error})") from None
     except Exception as error:
@@ -186,11 +187,12 @@ def load_hub(name: str, split: str, local_file: str | None = None, limit: int | 
                 f"could not read {local_file} as JSON lines ({type(cause).__name__}: {detail}); each line must be "
                 f"one JSON object in the {spec.hub_id} layout") from None
         # the hub raises many kinds (ConnectionError, OfflineModeIsEnabled, ...)
-        raise MissingArtifactError(
+        reason = failure_reason(error)
+        raise HubUnavailableError(
             f"could not load {spec.hub_id} split {split!r} from the Hugging Face hub "
-            f"({type(error).__name__}); offline, pass rows you have as `{name}:{split}@/path/to/rows.jsonl` or store "
+            f"({reason}); offline, pass rows you have as `{name}:{split}@/path/to/rows.jsonl` or store "
             f"them once with `hopkit data add {name}:{split} --from /path/to/rows.jsonl`, or IRCoT's processed files "
-            f"with `ircot:/path/file.jsonl`"
+            f"with `ircot:/path/file.jsonl`", reason
         ) from None
     builder = ClosedCorpusBuilder()
     examples = []

@@ -9,6 +9,7 @@ import shutil
 from pathlib import Path
 
 from hopkit.data.hub_formats import HUB, HubDataset, load_hub
+from hopkit.data.hub_reach import failure_reason, hub_rows
 from hopkit.data.stored_copies import SPLIT_NAME, copy_path
 from hopkit.errors import InputError, MissingArtifactError
 
@@ -34,12 +35,10 @@ def store_copy(kind: str, split: str, rows_file: Path | None = None) -> tuple[Pa
 
 
 def _download(spec: HubDataset, kind: str, split: str, out: Path) -> None:
-    import datasets
-
     try:
-        rows = datasets.load_dataset(spec.hub_id, spec.config, split=split)
+        rows = hub_rows(spec.hub_id, spec.config, split)
     except Exception as error:  # the hub raises many kinds (ConnectionError, OfflineModeIsEnabled, ...)
         raise MissingArtifactError(
-            f"could not download {spec.hub_id} split {split!r} ({type(error).__name__}); offline, store rows you "
+            f"could not download {spec.hub_id} split {split!r} ({failure_reason(error)}); offline, store rows you "
             f"have with `hopkit data add {kind}:{split} --from /path/rows.jsonl`") from None
     rows.to_json(str(out), lines=True, force_ascii=False)

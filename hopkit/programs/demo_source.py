@@ -19,7 +19,7 @@ from __future__ import annotations
 import sys
 from typing import TYPE_CHECKING
 
-from hopkit.errors import MissingArtifactError
+from hopkit.errors import HubUnavailableError, MissingArtifactError
 
 if TYPE_CHECKING:
     from hopkit.data.examples import Dataset
@@ -120,8 +120,9 @@ def load_demonstrations(spec: str | None, dataset_name: str | None, method: str,
         try:
             return _loaded(source)
         except MissingArtifactError as error:
+            cause = f" ({error.reason})." if isinstance(error, HubUnavailableError) else f": {error}."
             print(f"note: {method} on {dataset_name} takes demonstrations from {source} ({why}), which could not be "
-                  f"loaded: {error}. Pass --demos-from {source}@/path/train.jsonl (or the IRCoT authors' file, "
+                  f"loaded{cause} Pass --demos-from {source}@/path/train.jsonl (or the IRCoT authors' file, "
                   f"--demos-from ircot-demos:FILE), or store them once with `hopkit data add {source} --from "
                   f"/path/train.jsonl`; --demos-from none silences this.", file=sys.stderr)
             unavailable.append(source)
