@@ -34,6 +34,8 @@ def test_ircot_ablations_write_tables_intervals_and_a_chart_and_resume(scripted,
     assert summary["variants"][0]["paired_vs_first"] == {} and "f1" in summary["variants"][1]["paired_vs_first"]
     assert all(len(v["intervals"]["f1"]) == 2 for v in summary["variants"])
     assert (out / "table.csv").read_text().splitlines()[0].startswith("variant,method,knobs,n,em,em_low,em_high")
+    tex = (out / "table.tex").read_text()  # the same table for a paper
+    assert tex.count(r"\begin{tabular}") == 1 and tex.count(" & 3 & ") == len(names)
     assert (out / "chart.png").stat().st_size > 1000 and (out / "chart.svg").read_text().lstrip().startswith("<?xml")
     calls = len(scripted.requests)
     assert main(argv) == 0  # everything is in the logs: no LM call

@@ -9,6 +9,7 @@ import os
 from pathlib import Path
 
 from hopkit.cli import components
+from hopkit.cli.table_format import add_format_flag, print_tables
 
 
 def add_parsers(verbs: argparse._SubParsersAction) -> None:
@@ -16,10 +17,12 @@ def add_parsers(verbs: argparse._SubParsersAction) -> None:
                                              "review, reader, final step), from its traces")
     losses.add_argument("logs", type=Path, nargs="+")
     losses.add_argument("--list", action="store_true", help="also one line per wrong question")
+    add_format_flag(losses)
     losses.set_defaults(run=cmd_losses)
 
     firings = verbs.add_parser("firings", help="how often each answer step acted on a run, and what it changed")
     firings.add_argument("logs", type=Path, nargs="+")
+    add_format_flag(firings)
     firings.set_defaults(run=cmd_firings)
 
     replay = verbs.add_parser("replay", help="a pure answer step (no LM call) applied to a finished run log")
@@ -39,6 +42,7 @@ def add_parsers(verbs: argparse._SubParsersAction) -> None:
     table.add_argument("--datasets", default=None, metavar="NAME=LABEL,...",
                        help="the columns, in order, with their labels (default: every dataset folder)")
     table.add_argument("--samples", type=int, default=10_000, help="bootstrap samples of each paired interval")
+    add_format_flag(table)
     table.set_defaults(run=cmd_table)
 
     sweep = verbs.add_parser("sweep", help="one knob over its values, each question answered with every value in "
@@ -67,28 +71,29 @@ def _labelled(paths: list[Path]) -> dict[str, list[dict]]:
 def cmd_table(args: argparse.Namespace) -> None:
     from hopkit.evaluation.method_table import method_table, parse_labels
 
-    print(method_table(args.folder, args.baseline, args.metric, parse_labels(args.methods),
-                       parse_labels(args.datasets), args.samples))
+    print_tables(method_table(args.folder, args.baseline, args.metric, parse_labels(args.methods),
+                              parse_labels(args.datasets), args.samples), args)
 
 
 def cmd_losses(args: argparse.Namespace) -> None:
     from hopkit.report.losses import format_losses, lost_at
 
     tables = _labelled(args.logs)
-    print(format_losses(tables))
+    lines = [format_losses(tables)]
     if args.list:
         for label, rows in tables.items():
             for row in rows:
                 cause = lost_at(row)
                 if cause:
                     answer = (row.get("prediction") or {}).get("answer", "")
-                    print(f"{label} {row['qid']}  {cause:<10} gold {row['answers'][0]!r}  answer {answer!r}")
+                    lines.append(f"{label} {row['qid']}  {cause:<10} gold {row['answers'][0]!r}  answer {answer!r}")
+    print_tables("\n".join(lines), args)
 
 
 def cmd_firings(args: argparse.Namespace) -> None:
     from hopkit.report.firings import format_firings
 
-    print(format_firings(_labelled(args.logs)))
+    print_tables(format_firings(_labelled(args.logs)), args)
 
 
 def cmd_replay(args: argparse.Namespace) -> None:

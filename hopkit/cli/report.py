@@ -7,6 +7,7 @@ import argparse
 from pathlib import Path
 
 from hopkit.cli.components import add_question_flags, load_dataset, pick_questions
+from hopkit.cli.table_format import add_format_flag, print_tables
 from hopkit.errors import InputError
 from hopkit.tasks import DEFAULT_TASK
 
@@ -24,6 +25,7 @@ def add_parsers(verbs: argparse._SubParsersAction) -> None:
     report.add_argument("--dataset", default=None,
                         help="where citations' titles and paragraphs come from (default: the dataset in the first "
                         "log's settings)")
+    add_format_flag(report)
     report.set_defaults(run=cmd_report)
 
     compare = verbs.add_parser("compare", help="paired difference of two run logs of the same questions, "
@@ -42,6 +44,7 @@ def add_parsers(verbs: argparse._SubParsersAction) -> None:
                          help="the dataset the logs answered: with --questions or --n, only those of its questions "
                               "are paired (e.g. --questions 21-82: the questions a choice made on 1-20 never saw)")
     add_question_flags(compare)
+    add_format_flag(compare)
     compare.set_defaults(run=cmd_compare)
 
 
@@ -72,10 +75,10 @@ def cmd_report(args: argparse.Namespace) -> None:
             from hopkit.optimize.summary import read_summary, study_settings_table, summary_rows
 
             summary = read_summary(path)
-            print(summary_rows(summary, path))
+            print_tables(summary_rows(summary, path), args)
             table = study_settings_table(summary, path)
             if table:
-                print(table)
+                print_tables(table, args)
             continue
         if path.is_dir():
             from hopkit.optimize.summary import running_study_table
@@ -84,17 +87,17 @@ def cmd_report(args: argparse.Namespace) -> None:
             if table is None:
                 raise InputError(f"{path} is a folder without an optimize study's summary.json or setting logs; "
                                  "pass a run log (.jsonl) or a study folder")
-            print(table)
+            print_tables(table, args)
             continue
         run = load_run(path, args.n)
         label = path.stem + (f" ({run.task.name})" if run.task.name != DEFAULT_TASK else "")
-        print(format_report(summarize(run.rows, [get_metric(n) for n in run.metrics], path), label))
+        print_tables(format_report(summarize(run.rows, [get_metric(n) for n in run.metrics], path), label), args)
     if len(studies) > 1:  # side by side on their test splits, then the choice rules across them
         from hopkit.optimize.studies_table import studies_table
         from hopkit.optimize.summary import choice_rules_table
 
-        print(studies_table(studies))
-        print(choice_rules_table(studies))
+        print_tables(studies_table(studies), args)
+        print_tables(choice_rules_table(studies), args)
 
 
 def picked_qids(args: argparse.Namespace) -> list[str]:
@@ -125,6 +128,6 @@ def cmd_compare(args: argparse.Namespace) -> None:
         held = [m for m in run.metrics if all(m in (r.get("metrics") or {}) for r in rows_b.values())]
         metrics = held or None
     result = compare_runs(rows_a, rows_b, metrics, args.samples, args.seed)
-    print(format_comparison(result, str(args.run_a), str(args.run_b), args.show))
+    print_tables(format_comparison(result, str(args.run_a), str(args.run_b), args.show), args)
     if args.by_form:
-        print(format_form_split(rows_a, rows_b, args.by_form, args.samples, args.seed))
+        print_tables(format_form_split(rows_a, rows_b, args.by_form, args.samples, args.seed), args)

@@ -14,6 +14,7 @@ from hopkit.cli.components import (
     load_dataset,
 )
 from hopkit.cli.study_file import add_study_file_flag, apply_study_file
+from hopkit.cli.table_format import add_format_flag, print_tables
 from hopkit.paths import existing_figures, runs_dir, slug
 
 
@@ -51,6 +52,7 @@ def add_parsers(verbs: argparse._SubParsersAction) -> None:
                                                      "against OneR, the papers' own numbers) over reproduce folders")
     table.add_argument("folders", nargs="+", type=Path, help="folders hopkit reproduce wrote, or folders holding them")
     table.add_argument("--samples", type=int, default=10_000, help="bootstrap samples of each paired interval")
+    add_format_flag(table)
     table.set_defaults(run=cmd_reproduce_table)
     add_bench_parsers(verbs)  # the benchmarks of what the protocol costs
 
@@ -114,14 +116,13 @@ def cmd_reproduce_table(args: argparse.Namespace) -> None:
         if not running:
             raise
         studies = []
-    if studies:
-        print(reproduce_table(studies, samples=args.samples))
-    for folder in running:
-        print(progress_line(folder))
+    lines = [reproduce_table(studies, samples=args.samples)] if studies else []
+    lines += [progress_line(folder) for folder in running]
     spent = [line for folder in sorted({*(s.folder for s in studies), *running}) if (line := hours_line(folder))]
     if spent:
-        print("\nHours so far, from the rows' wall seconds (a shared IRCoT chain counted once):")
-        print("\n".join(f"- {line}" for line in spent))
+        lines.append("\nHours so far, from the rows' wall seconds (a shared IRCoT chain counted once):")
+        lines += [f"- {line}" for line in spent]
+    print_tables("\n".join(lines), args)
 
 
 def add_bench_parsers(verbs: argparse._SubParsersAction) -> None:

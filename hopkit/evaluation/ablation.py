@@ -24,6 +24,7 @@ from hopkit.evaluation.paired import paired_bootstrap
 from hopkit.evaluation.run_log import RunLog, final_rows, parse_lines
 from hopkit.lm.usage import computed_cost
 from hopkit.paths import check_study_folder
+from hopkit.report.table_formats import tables_as
 from hopkit.variants import Variant
 
 
@@ -101,7 +102,9 @@ def summarize_ablation(variants: Sequence[Variant], examples: Sequence[dspy.Exam
 def write_outputs(results: list[VariantResult], metrics: Sequence[Metric], folder: Path, title: str,
                   chart_metric: str = "f1") -> dict[str, Path]:
     names = [m.name for m in metrics]
-    (folder / "table.md").write_text(format_table(results, names, title), encoding="utf-8")
+    table = format_table(results, names, title)
+    (folder / "table.md").write_text(table, encoding="utf-8")
+    (folder / "table.tex").write_text(tables_as(table, "latex") + "\n", encoding="utf-8")
     with (folder / "table.csv").open("w", newline="", encoding="utf-8") as out:
         writer = csv.writer(out)
         writer.writerow(["variant", "method", "knobs", "n"] + [f"{m}{s}" for m in names for s in ("", "_low", "_high")]
@@ -118,7 +121,7 @@ def write_outputs(results: list[VariantResult], metrics: Sequence[Metric], folde
                                              "intervals": r.intervals, "paired_vs_first": r.paired, "cost": r.cost,
                                              "errors": r.errors} for r in results]}
     (folder / "summary.json").write_text(json.dumps(summary, indent=2), encoding="utf-8")
-    written = {"table.md": folder / "table.md", "table.csv": folder / "table.csv",
+    written = {"table.md": folder / "table.md", "table.tex": folder / "table.tex", "table.csv": folder / "table.csv",
                "summary.json": folder / "summary.json"}
     written.update(draw_chart(results, chart_metric if chart_metric in names else names[0], folder, title))
     return written
