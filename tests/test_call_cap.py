@@ -76,7 +76,7 @@ def test_the_summary_and_report_name_the_trials_the_cap_stopped(tmp_path):
     assert summary["call_cap"]["max_calls_per_question"] == 0.5
     assert [t["number"] for t in summary["call_cap"]["stopped"]] == [1, 2] and summary["best_trial"] == 0
     assert "stopped over the cap of 0.5 LM calls a question: trial 1 at 1.0" in summary_rows(summary, tmp_path)
-    from hopkit.optimize.summary import running_study_table, study_settings_table
+    from hopkit.optimize.setting_table import running_study_table, study_settings_table
 
     for table in (study_settings_table(summary, tmp_path), running_study_table(tmp_path)):  # summary, then storage
         labels = [line.split(" | ")[0] for line in table.splitlines() if line.startswith("| ") and "---" not in line]
@@ -112,7 +112,7 @@ def test_a_capped_setting_at_its_profile_value_is_found_by_its_logs_name(tmp_pat
     """A run spec's metadata drops a knob at its profile value, so the cap's trial params are matched to the log's
     name, not to the metadata's knobs."""
     from hopkit.optimize.objective import setting_log_name
-    from hopkit.optimize.summary import setting_rows
+    from hopkit.optimize.setting_table import setting_rows
 
     settings = tmp_path / "settings"
     settings.mkdir()

@@ -7,7 +7,7 @@ import pytest
 
 from hopkit.cli.main import main
 from hopkit.errors import InputError
-from hopkit.optimize.summary import choice_rules_table, study_choices
+from hopkit.optimize.choice_rules import choice_rules_table, study_choices
 
 # dev: the best leads trial 0 on 10 of 50 questions and trails on 2; one comparison clears zero, seven do not
 DEV_PAPER = [0.0] * 10 + [1.0] * 2 + [0.5] * 38

@@ -310,7 +310,7 @@ def test_the_summary_scores_the_papers_setting_and_the_best_on_test_and_adds_up_
     assert "the study chose the paper's setting (trial 0)" in text and "paired over" not in text
     assert "questions answered by the trials" in text and "cost front: trial" in text
     assert Path(again.plots["cost_front"]).is_file()
-    from hopkit.optimize.summary import study_settings_table
+    from hopkit.optimize.setting_table import study_settings_table
 
     tried = study_settings_table(read_summary(moved), moved)  # hopkit report's table of every setting on dev
     assert tried.count("| paper |") == 1

@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 from hopkit.cli.main import main
-from hopkit.optimize.summary import paper_knobs_of, setting_rows, settings_table
+from hopkit.optimize.setting_table import paper_knobs_of, setting_rows, settings_table
 
 PAPER = {"k": 1, "theta": 0.5}
 

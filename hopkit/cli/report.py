@@ -72,7 +72,8 @@ def cmd_report(args: argparse.Namespace) -> None:
     studies = [path for path in args.runs if path.is_dir() and (path / "summary.json").is_file()]
     for path in args.runs:
         if path in studies:
-            from hopkit.optimize.summary import read_summary, study_settings_table, summary_rows
+            from hopkit.optimize.setting_table import study_settings_table
+            from hopkit.optimize.summary import read_summary, summary_rows
 
             summary = read_summary(path)
             print_tables(summary_rows(summary, path), args)
@@ -81,7 +82,7 @@ def cmd_report(args: argparse.Namespace) -> None:
                 print_tables(table, args)
             continue
         if path.is_dir():
-            from hopkit.optimize.summary import running_study_table
+            from hopkit.optimize.setting_table import running_study_table
 
             table = running_study_table(path)
             if table is None:
@@ -93,8 +94,8 @@ def cmd_report(args: argparse.Namespace) -> None:
         label = path.stem + (f" ({run.task.name})" if run.task.name != DEFAULT_TASK else "")
         print_tables(format_report(summarize(run.rows, [get_metric(n) for n in run.metrics], path), label), args)
     if len(studies) > 1:  # side by side on their test splits, then the choice rules across them
+        from hopkit.optimize.choice_rules import choice_rules_table
         from hopkit.optimize.studies_table import studies_table
-        from hopkit.optimize.summary import choice_rules_table
 
         print_tables(studies_table(studies), args)
         print_tables(choice_rules_table(studies), args)

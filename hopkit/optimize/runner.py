@@ -37,11 +37,11 @@ from hopkit.optimize.demos import (
 )
 from hopkit.optimize.guarded_choice import CHOICE_RULES, guarded_choice_of_rows
 from hopkit.optimize.objective import COST_OBJECTIVES, Objective, capped_trials, check_cap
+from hopkit.optimize.plots import cost_front, plot_cost_front, save_plots
 from hopkit.optimize.pruning import PruningReport, check_pruning
 from hopkit.optimize.saved import save_program, split_hash
 from hopkit.optimize.search_space import profile_defaults, search_space
 from hopkit.optimize.study import Direction, enqueue_paper_trial, find_paper_trial, open_study, run_trials
-from hopkit.optimize.summary import cost_front, plot_cost_front, save_plots
 from hopkit.paths import check_study_folder
 from hopkit.programs.registry import ProgramParts
 from hopkit.reader.protocol import Reader
