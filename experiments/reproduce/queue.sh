@@ -54,10 +54,11 @@ stop_requested() {
     echo "stopped $(date +%F\ %T): queue-stop asked for a stop between studies" >> "$STATUS"
 }
 # the logs are committed as they grow (every COMMIT_EVERY seconds, only runs/), so a stopped session loses nothing
+LOGS=(experiments/reproduce/runs experiments/offline-defaults/runs)
 commit_logs() {
-    git -C "$MAIN" add -A experiments/reproduce/runs 2>/dev/null
-    git -C "$MAIN" diff --cached --quiet -- experiments/reproduce/runs 2>/dev/null ||
-        git -C "$MAIN" commit -q -m "reproduce: queue logs" -- experiments/reproduce/runs > /dev/null 2>&1
+    git -C "$MAIN" add -A "${LOGS[@]}" 2>/dev/null
+    git -C "$MAIN" diff --cached --quiet -- "${LOGS[@]}" 2>/dev/null ||
+        git -C "$MAIN" commit -q -m "reproduce: queue logs" -- "${LOGS[@]}" > /dev/null 2>&1
 }
 ( while sleep "${COMMIT_EVERY:-900}"; do commit_logs; done ) &
 COMMITTER=$!
@@ -95,6 +96,25 @@ fixed() {  # SearChain and ToR at their papers' settings on one dataset
         run "$method-$1" reproduce "$method" --test "${SHORT_TEST[$1]}" --demos-from "${DEMOS[$1]}"
     done
 }
+# hopkit's default IRCoT as a user offline gets it (the hopkit profile over BM25, zero-shot: --retriever auto finds
+# no ColBERT index and --demos-from auto no stored train split) on the test questions OneR and IRCoT are scored on,
+# so it pairs with both (experiments/offline-defaults/README.md); a run log there, resumed like the studies
+offline_default() {
+    local set=$1 name=offline-defaults-$1 out=$MAIN/experiments/offline-defaults/runs range
+    finished "$name" && return
+    stop_requested && exit 0
+    if ! AT=$(code_for "$name"); then
+        echo "skipped $name $(date +%F\ %T): no worktree at the commit runs/queue-pins names for $name" >> "$STATUS"
+        return
+    fi
+    range=$(expr "${TEST[$set]}" : '.*\[\([0-9]*-[0-9]*\)\]$')  # SPEC[A-B]: eval's --questions A-B
+    mkdir -p "$out"
+    echo "start $name $(date +%F\ %T) $(git -C "$AT" rev-parse --short HEAD)" >> "$STATUS"
+    hopkit eval --method ircot --dataset "${TEST[$set]%\[*}" ${range:+--questions "$range"} --retriever bm25 \
+        --demos-from none --lm local:qwen1.5b --quiet --out "$out/$set-ircot.jsonl" >> "$out/$set-ircot.log" 2>&1
+    echo "done $name rc=$? $(date +%F\ %T)" >> "$STATUS"
+    AT=$CODE
+}
 # issue 80's grid benchmark: IRCoT's MuSiQue grid on 5 tune questions, setting by setting and shared, each mode in a
 # fresh process (resumable: a finished mode is kept); it runs once the worktree holds its verb, after OneR's study
 bench_grid() {
@@ -105,12 +125,15 @@ bench_grid() {
         --out "$MAIN/experiments/bench-grid/ircot-musique.json" >> "$MAIN/experiments/bench-grid/ircot-musique.log" 2>&1
     echo "done bench-grid-ircot rc=$? $(date +%F\ %T)" >> "$STATUS"
 }
-# the MuSiQue and 2Wiki columns first (issue 83), then SearChain and ToR on MuSiQue, then HotpotQA and the rest
+# the MuSiQue and 2Wiki columns first (issue 83), hopkit's default beside them, then SearChain and ToR on MuSiQue,
+# then HotpotQA and the rest
 run oner-musique reproduce oner --tune "${TUNE[musique]}" --test "${TEST[musique]}" --demos-from "${DEMOS[musique]}"
 bench_grid
 tuned musique
 tuned 2wiki
+offline_default musique
 fixed musique
+offline_default 2wiki
 tuned hotpotqa
 fixed 2wiki
 fixed hotpotqa
