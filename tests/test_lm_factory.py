@@ -5,12 +5,15 @@ from pathlib import Path
 import pytest
 
 from hopkit.lm import factory
+from hopkit.errors import LMUnavailableError
 from hopkit.lm.factory import LMSpec, make_lm
 
 
 class RecordedEngine:
-    def __init__(self, path: Path, n_ctx: int, reuse_context: bool = True, prefix_cache_bytes: int = 2 << 30) -> None:
-        self.path, self.n_ctx = path, n_ctx
+    def __init__(self, path: Path, n_ctx: int, reuse_context: bool = True, prefix_cache_bytes: int | None = None,
+                 n_threads: int | None = None) -> None:
+        self.path, self.n_ctx, self.n_threads = path, n_ctx, n_threads
+        prefix_cache_bytes = 2 << 30 if prefix_cache_bytes is None else prefix_cache_bytes
         self.reuse_context, self.prefix_cache_bytes = reuse_context, prefix_cache_bytes
 
     def load(self) -> None:
@@ -47,3 +50,12 @@ def test_the_benchmarks_environment_switches_still_apply_without_the_field(recor
     monkeypatch.setenv("HOPKIT_REUSE_CONTEXT", "0")
     engine = make_lm(LMSpec(model=recorded, cache=False)).engine
     assert engine.reuse_context is False and engine.prefix_cache_bytes == 64 * 2**20
+
+
+def test_the_thread_count_comes_from_the_environment(recorded, monkeypatch):
+    assert make_lm(LMSpec(model=recorded, cache=False)).engine.n_threads is None  # the engine's own: every core
+    monkeypatch.setenv("HOPKIT_LM_THREADS", "1")
+    assert make_lm(LMSpec(model=recorded, cache=False)).engine.n_threads == 1
+    monkeypatch.setenv("HOPKIT_LM_THREADS", "two")
+    with pytest.raises(LMUnavailableError, match="HOPKIT_LM_THREADS='two' is not a thread count"):
+        make_lm(LMSpec(model=recorded, cache=False))

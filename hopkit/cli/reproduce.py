@@ -15,6 +15,7 @@ from hopkit.cli.components import (
 )
 from hopkit.cli.study_file import add_study_file_flag, apply_study_file
 from hopkit.cli.table_format import add_format_flag, print_tables
+from hopkit.lm.turns_bench import MODES as TURNS_MODES
 from hopkit.paths import existing_figures, runs_dir, slug
 
 
@@ -162,6 +163,17 @@ def add_bench_parsers(verbs: argparse._SubParsersAction) -> None:
     build.add_argument("--out", type=Path, default=None, help="also write the figures as JSON")
     build.set_defaults(run=cmd_bench_lm)
 
+    turns = verbs.add_parser("bench-turns", help="two processes calling the local LM at once: side by side and "
+                                                 "taking CPU turns, each against one process alone (calls a second)")
+    turns.add_argument("--model", default="qwen0.5b", help="a model pack name or a GGUF file")
+    turns.add_argument("--calls", type=int, default=8, help="calls in each process of each mode")
+    turns.add_argument("--words", type=int, default=300, help="about how many words each call's prompt has")
+    turns.add_argument("--modes", default=",".join(TURNS_MODES), help="comma-separated, run in this order")
+    turns.add_argument("--load-seconds", type=float, default=30.0,
+                       help="seconds the processes of a mode get to load the model before they start together")
+    turns.add_argument("--out", type=Path, default=None, help="also write the figures as JSON")
+    turns.set_defaults(run=cmd_bench_turns)
+
 
 def cmd_bench_demos(args: argparse.Namespace) -> None:
     from hopkit.errors import InputError
@@ -210,3 +222,29 @@ def cmd_bench_grid(args: argparse.Namespace) -> None:
     except RuntimeError as error:
         raise InputError(str(error)) from None
     print(format_bench(results))
+
+
+def cmd_bench_turns(args: argparse.Namespace) -> None:
+    import json
+
+    from hopkit.errors import InputError
+    from hopkit.lm.model_packs import resolve_model_file
+    from hopkit.lm.turns_bench import MODES, format_turns, run_mode
+
+    modes = [m.strip() for m in args.modes.split(",") if m.strip()]
+    if not modes or any(m not in MODES for m in modes):
+        raise InputError(f"--modes takes {', '.join(MODES)}; got {args.modes!r}")
+    if args.calls < 1 or args.words < 1:
+        raise InputError("--calls and --words must be at least 1")
+    existing_figures(args.out)
+    model = resolve_model_file(args.model)
+    results = []
+    for mode in modes:
+        print(f"{mode}: {args.calls} calls in each process ...", file=sys.stderr)
+        try:
+            results.append(run_mode(mode, model, args.calls, args.words, args.load_seconds))
+        except RuntimeError as error:
+            raise InputError(str(error)) from None
+    print(format_turns(results))
+    if args.out:
+        args.out.write_text(json.dumps([r.to_dict() for r in results], indent=2))

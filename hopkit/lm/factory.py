@@ -50,8 +50,10 @@ def make_lm(spec: LMSpec) -> dspy.LM:
         # also stops llama.cpp from reusing the previous call's prefix
         cache_mb = "0" if spec.whole_prompts else os.environ.get("HOPKIT_PREFIX_CACHE_MB")
         reuse = not spec.whole_prompts and os.environ.get("HOPKIT_REUSE_CONTEXT") != "0"
-        engine = LlamaCppEngine(path, n_ctx=spec.n_ctx, reuse_context=reuse,
-                                **({"prefix_cache_bytes": int(float(cache_mb) * 2**20)} if cache_mb else {}))
+        # HOPKIT_LM_THREADS: llama.cpp's threads (default: every core), e.g. to give side-by-side processes cores of
+        # their own together with HOPKIT_CPU_TURNS=0 (hopkit/lm/cpu_turns.py)
+        engine = LlamaCppEngine(path, n_ctx=spec.n_ctx, n_threads=lm_threads(), reuse_context=reuse,
+                                prefix_cache_bytes=int(float(cache_mb) * 2**20) if cache_mb else None)
         engine.load()
         return AccountedLM(f"local/{path.stem}", engine=engine, endpoint=f"local:{path}", max_tokens=spec.max_tokens,
                            temperature=spec.temperature, cache=spec.cache, num_retries=0)
@@ -63,6 +65,16 @@ def make_lm(spec: LMSpec) -> dspy.LM:
     return AccountedLM(spec.model, api_base=spec.api_base, api_key=spec.api_key or ("none" if spec.api_base else None),
                        max_tokens=spec.max_tokens, temperature=spec.temperature, cache=spec.cache, num_retries=1,
                        timeout=spec.timeout)
+
+
+def lm_threads() -> int | None:
+    """``HOPKIT_LM_THREADS`` as a thread count; None when unset."""
+    value = os.environ.get("HOPKIT_LM_THREADS", "").strip()
+    if not value:
+        return None
+    if not value.isdigit() or int(value) < 1:
+        raise LMUnavailableError(f"HOPKIT_LM_THREADS={value!r} is not a thread count: give a whole number >= 1")
+    return int(value)
 
 
 def check_reachable(lm: dspy.LM) -> None:

@@ -9,12 +9,14 @@ from __future__ import annotations
 import os
 import threading
 import time
+from contextlib import nullcontext
 from pathlib import Path
 from typing import Any
 
 from dspy.lm15 import Message, Response, TextPart, TokenLogprob, TopLogprob, Usage, response_to_events
 
 from hopkit.errors import MissingArtifactError
+from hopkit.lm.cpu_turns import CpuTurns, turns_wanted
 
 
 def _system_text(system: Any) -> str | None:
@@ -56,7 +58,8 @@ class LlamaCppEngine:
 
     def __init__(self, model_path: str | Path, n_ctx: int = 8192, n_threads: int | None = None,
                  n_gpu_layers: int = -1, seed: int = 0, score_ctx: int = 2048,
-                 prefix_cache_bytes: int | None = None, reuse_context: bool = True) -> None:
+                 prefix_cache_bytes: int | None = None, reuse_context: bool = True,
+                 cpu_turns: bool | None = None) -> None:
         self.model_path = str(model_path)
         n_threads = n_threads or os.cpu_count() or 1
         self.n_ctx, self.n_threads, self.n_gpu_layers, self.seed = n_ctx, n_threads, n_gpu_layers, seed
@@ -65,6 +68,9 @@ class LlamaCppEngine:
         self.prefix_cache_bytes = default_prefix_cache_bytes() if prefix_cache_bytes is None else prefix_cache_bytes
         self.reuse_context = reuse_context  # False: every call evaluates its whole prompt (benchmarks' baseline)
         self._lock = threading.Lock()
+        # calls of every hopkit process on this machine take turns on its cores (hopkit/lm/cpu_turns.py); None: unless
+        # HOPKIT_CPU_TURNS=0
+        self.turns = CpuTurns() if (turns_wanted() if cpu_turns is None else cpu_turns) else None
         self._contexts: dict[bool, Any] = {}
         self.evaluated_tokens = 0  # prompt and generated tokens llama.cpp actually evaluated (a reused prefix is not)
         # the prompt phase of each call: its first llama.cpp evaluation (what the prefix cache did not cover)
@@ -141,7 +147,8 @@ class LlamaCppEngine:
             if not self.reuse_context:
                 llama.reset()  # forget the previous prompt, so no prefix of it is reused
             self._prompt_pending = True
-            raw = llama.create_chat_completion(**kwargs)
+            with self.turns.turn() if self.turns else nullcontext():
+                raw = llama.create_chat_completion(**kwargs)
         choice = raw["choices"][0]
         usage = raw.get("usage") or {}
         return Response(
@@ -164,7 +171,8 @@ class LlamaCppEngine:
     def dump_state(self) -> dict:
         return {"model_path": self.model_path, "n_ctx": self.n_ctx, "n_threads": self.n_threads,
                 "n_gpu_layers": self.n_gpu_layers, "seed": self.seed, "score_ctx": self.score_ctx,
-                "prefix_cache_bytes": self.prefix_cache_bytes, "reuse_context": self.reuse_context}
+                "prefix_cache_bytes": self.prefix_cache_bytes, "reuse_context": self.reuse_context,
+                "cpu_turns": self.turns is not None}
 
     @classmethod
     def load_state(cls, state: dict) -> LlamaCppEngine:
