@@ -46,6 +46,7 @@ _EXPORTS = {
     "load_dataset": "hopkit.api",
     "local_lm": "hopkit.api",
     "evaluate": "hopkit.api",
+    "compare": "hopkit.api",
     "load_program": ("hopkit.optimize.saved", "load_program"),
     # a run declared once, as ``hopkit eval`` runs it (docs/python-api.md, "A run from its spec")
     "RunSpec": "hopkit.spec",
@@ -63,7 +64,7 @@ _EXPORTS = {
 __all__ = sorted(_EXPORTS)
 
 if TYPE_CHECKING:
-    from hopkit.api import ColBERTv2, CoR, evaluate, load_dataset, local_lm
+    from hopkit.api import ColBERTv2, CoR, compare, evaluate, load_dataset, local_lm
     from hopkit.evaluation.metrics import METRICS, cover_exact_match, exact_match, get_metric, recall_at, token_f1
     from hopkit.knobs.knob import Knob
     from hopkit.knobs.values import program_knobs

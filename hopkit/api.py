@@ -15,6 +15,7 @@ if TYPE_CHECKING:
 
     from hopkit.data.examples import Dataset
     from hopkit.evaluation.harness import EvalReport
+    from hopkit.evaluation.paired import Comparison
     from hopkit.programs.tree_of_reviews import TreeOfReviews
     from hopkit.retrieval.protocol import Retriever
 
@@ -83,3 +84,20 @@ def evaluate(program: Any, dataset: Dataset | Sequence[dspy.Example], n: int | N
         meta = {**run_meta(spec, name), "door": "python"} if spec else {"program": type(program).__name__}
     log = RunLog(Path(out), meta, mechanics=MECHANICS)
     return run(program, examples, [get_metric(m) for m in names], log, threads=threads, progress=progress)
+
+
+def compare(run_a: str | Path | EvalReport, run_b: str | Path | EvalReport, metrics: Sequence[str] | None = None,
+            samples: int = 10_000, seed: int = 0) -> Comparison:
+    """``hopkit compare`` from Python: B - A over the questions both runs answered, each metric's mean difference
+    with its 95% paired bootstrap interval (``.differences``), and the questions where the answers differ
+    (``.disagreements``). A run is a run log's path or the report ``evaluate(..., out=...)`` returned."""
+    from hopkit.errors import InputError
+    from hopkit.evaluation.paired import compare_runs, read_rows
+
+    def rows(run: str | Path | EvalReport) -> dict[str, dict]:
+        path = run if isinstance(run, str | Path) else run.path
+        if path is None:
+            raise InputError("this report has no run log to compare: evaluate(..., out='runs/x.jsonl') keeps one")
+        return read_rows(Path(path))
+
+    return compare_runs(rows(run_a), rows(run_b), list(metrics) if metrics else None, samples, seed)

@@ -158,3 +158,19 @@ def test_a_question_range_without_its_dataset_is_refused(tmp_path, capsys):
     a = write_log(tmp_path / "a.jsonl", [(1, 1.0)] * 3)
     assert main(["compare", str(a), str(a), "--questions", "2-3"]) == 2
     assert "name it with --dataset" in capsys.readouterr().err
+
+
+def test_python_compares_two_logs_or_two_reports_as_the_cli_does(tmp_path):
+    import hopkit
+    from hopkit.evaluation.harness import EvalReport
+
+    a = write_log(tmp_path / "a.jsonl", [(0, 0.0), (0, 0.5), (1, 1.0)])
+    b = write_log(tmp_path / "b.jsonl", [(1, 1.0), (0, 0.5), (1, 1.0)], answers={1: "answer 1 again"})
+    by_path = hopkit.compare(a, str(b), metrics=["f1"], samples=500)
+    (f1,) = by_path.differences
+    assert by_path.n == 3 and (f1.metric, round(f1.mean_a, 3), round(f1.mean_b, 3)) == ("f1", 0.5, 0.833)
+    assert f1 == compare_runs(read_rows(a), read_rows(b), ["f1"], 500).differences[0]
+    reports = [EvalReport(3, {}, {}, path=path) for path in (a, b)]
+    assert hopkit.compare(*reports, metrics=["f1"], samples=500).differences == [f1]
+    with pytest.raises(InputError, match="no run log to compare"):
+        hopkit.compare(EvalReport(3, {}, {}), b)
