@@ -23,7 +23,7 @@ time.sleep(float(sys.argv[2]))
 """
 
 
-def test_a_call_waits_while_another_process_holds_the_turn(tmp_path):
+def test_a_call_waits_while_another_process_holds_the_turn(tmp_path, capsys):
     path = tmp_path / "turns.lock"
     other = subprocess.Popen([sys.executable, "-c", HOLD, str(path), "1.0"], stdout=subprocess.PIPE, text=True)
     try:
@@ -33,6 +33,7 @@ def test_a_call_waits_while_another_process_holds_the_turn(tmp_path):
         with turns.turn():
             waited = time.perf_counter() - start
         assert waited > 0.5 and turns.waited == pytest.approx(waited, abs=0.05)
+        assert "another hopkit process is calling the local LM" in capsys.readouterr().err
     finally:
         other.wait(timeout=10)
     with turns.turn():  # released with its holder: no wait now

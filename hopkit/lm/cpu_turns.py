@@ -11,6 +11,7 @@ lock shared by every hopkit process of this user on this machine, and the proces
 from __future__ import annotations
 
 import os
+import sys
 import tempfile
 import time
 from collections.abc import Iterator
@@ -42,6 +43,7 @@ class CpuTurns:
     def __init__(self, path: Path | None = None) -> None:
         self.path = path or default_turn_file()
         self.waited = 0.0
+        self.noted = False  # the first wait says why, once a process
 
     @contextmanager
     def turn(self) -> Iterator[None]:
@@ -51,7 +53,14 @@ class CpuTurns:
         handle = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
         try:
             start = time.perf_counter()
-            fcntl.flock(handle, fcntl.LOCK_EX)
+            try:
+                fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                if not self.noted:
+                    self.noted = True
+                    print("note: another hopkit process is calling the local LM; the two take turns on the cores "
+                          "(HOPKIT_CPU_TURNS=0 turns this off; docs/lm.md)", file=sys.stderr)
+                fcntl.flock(handle, fcntl.LOCK_EX)
             self.waited += time.perf_counter() - start
             yield
         finally:
