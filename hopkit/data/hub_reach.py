@@ -1,9 +1,9 @@
 """Whether the Hugging Face hub can be reached, decided at once.
 
-Offline, ``datasets.load_dataset`` retries the hub for about 25 seconds before it fails, and a `paper` run (or IRCoT
-on MuSiQue under `hopkit`) asks the hub for its train split on every start. When the hub's host does not resolve,
-the loader asks in offline mode instead: a copy in the ``datasets`` cache still loads, and a missing one fails
-without the retries.
+Offline, ``datasets.load_dataset`` retries the hub several times before it fails (docs/datasets.md says how long),
+and a `paper` run (or IRCoT on MuSiQue under `hopkit`) asks the hub for its train split on every start. When the
+hub's host does not resolve, the loader asks in offline mode instead: a copy in the ``datasets`` cache still loads,
+and a missing one fails without the retries.
 """
 
 from __future__ import annotations
