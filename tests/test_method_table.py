@@ -65,3 +65,15 @@ def test_a_wrong_name_says_what_the_folder_holds(logs, args, message):
 def test_a_folder_without_logs_is_refused(tmp_path):
     with pytest.raises(InputError, match="holds no DATASET/METHOD.jsonl"):
         method_table(tmp_path, "oner")
+
+
+def test_a_bonferroni_table_widens_every_interval_to_hold_together(logs):
+    plain = method_table(logs, "oner", samples=2000).splitlines()
+    adjusted = method_table(logs, "oner", samples=2000, adjust="bonferroni").splitlines()
+    assert plain[2] == adjusted[2]  # the baseline's own scores are unchanged
+    nor_plain, nor_adjusted = plain[4].split("[")[1], adjusted[4].split("[")[1]  # nor on musique: 0 against 0.5
+    low_plain, low_adjusted = (float(cell.split(",")[0]) for cell in (nor_plain, nor_adjusted))
+    assert low_adjusted < low_plain  # 3 differences in the table: each at 1 - 0.05 / 3
+    assert "98.33% bootstrap interval, Bonferroni-adjusted over the table's 3 differences" in adjusted[-1]
+    with pytest.raises(InputError, match="unknown adjustment 'holm'"):
+        method_table(logs, "oner", adjust="holm")

@@ -42,6 +42,9 @@ def add_parsers(verbs: argparse._SubParsersAction) -> None:
     table.add_argument("--datasets", default=None, metavar="NAME=LABEL,...",
                        help="the columns, in order, with their labels (default: every dataset folder)")
     table.add_argument("--samples", type=int, default=10_000, help="bootstrap samples of each paired interval")
+    table.add_argument("--adjust", default="none", choices=["none", "bonferroni"],
+                       help="bonferroni: widen every interval so that all the table's differences hold together at "
+                            "95%% (default: each at 95%%)")
     add_format_flag(table)
     table.set_defaults(run=cmd_table)
 
@@ -72,7 +75,7 @@ def cmd_table(args: argparse.Namespace) -> None:
     from hopkit.evaluation.method_table import method_table, parse_labels
 
     print_tables(method_table(args.folder, args.baseline, args.metric, parse_labels(args.methods),
-                              parse_labels(args.datasets), args.samples), args)
+                              parse_labels(args.datasets), args.samples, args.adjust), args)
 
 
 def cmd_losses(args: argparse.Namespace) -> None:

@@ -50,10 +50,17 @@ def method_logs(folder: Path) -> dict[str, dict[str, Path]]:
     return found
 
 
+ADJUSTMENTS = ("none", "bonferroni")
+
+
 def method_table(folder: Path, baseline: str, metric: str = "f1", methods: list[Labelled] | None = None,
-                 datasets: list[Labelled] | None = None, samples: int = 10_000) -> str:
+                 datasets: list[Labelled] | None = None, samples: int = 10_000, adjust: str = "none") -> str:
     """The markdown table: a row per method (the baseline first), a column per dataset; ``*`` marks a difference
-    whose interval excludes 0. A method without a log on a dataset shows ``-``."""
+    whose interval excludes 0. A method without a log on a dataset shows ``-``. ``adjust="bonferroni"`` widens
+    every interval to 1 - 0.05 / m for the table's m differences, so that all of them hold together at 95%: a table
+    of many methods and datasets otherwise shows some ``*`` by chance."""
+    if adjust not in ADJUSTMENTS:
+        raise InputError(f"unknown adjustment {adjust!r}: one of {', '.join(ADJUSTMENTS)}")
     logs = method_logs(folder)
     datasets = datasets or [Labelled(name, name) for name in logs]
     for dataset in datasets:
@@ -68,16 +75,22 @@ def method_table(folder: Path, baseline: str, metric: str = "f1", methods: list[
             raise InputError(f"no dataset folder in {folder} holds a log of {method.name!r}: it has {', '.join(names)}")
     wanted = {method.name for method in methods} | {baseline}
     rows = {d.name: {m: read_rows(path) for m, path in logs[d.name].items() if m in wanted} for d in datasets}
+    pairs = sum(1 for m in methods if m.name != baseline for d in datasets if m.name in rows[d.name])
+    level = 1 - 0.05 / max(1, pairs) if adjust == "bonferroni" else 0.95
     lines = ["| method | " + " | ".join(d.label for d in datasets) + " |", "|---|" + "---|" * len(datasets)]
     for method in methods:
-        cells = [_cell(rows[d.name], method.name, baseline, metric, samples) for d in datasets]
+        cells = [_cell(rows[d.name], method.name, baseline, metric, samples, level) for d in datasets]
         lines.append(f"| {method.label} | " + " | ".join(cells) + " |")
+    interval = ("95% bootstrap interval" if adjust == "none" else
+                f"{100 * level:.2f}% bootstrap interval, Bonferroni-adjusted over the table's {pairs} differences so "
+                "that all of them hold together at 95%")
     lines += ["", f"Each cell: {metric} (n questions) and, after the baseline ({baseline}), the paired difference "
-                  "against it on the same questions [95% bootstrap interval]; * = the interval excludes 0."]
+                  f"against it on the same questions [{interval}]; * = the interval excludes 0."]
     return "\n".join(lines)
 
 
-def _cell(rows: dict[str, dict[str, dict]], method: str, baseline: str, metric: str, samples: int) -> str:
+def _cell(rows: dict[str, dict[str, dict]], method: str, baseline: str, metric: str, samples: int,
+          level: float = 0.95) -> str:
     """A method's score on one dataset (``rows``: each method's rows there, read once) and its paired difference."""
     if method not in rows:
         return "-"
@@ -86,6 +99,6 @@ def _cell(rows: dict[str, dict[str, dict]], method: str, baseline: str, metric: 
         raise InputError(f"the {method} log has rows without {metric!r}: name a metric its rows hold with --metric")
     cell = f"{100 * sum(values) / len(values):.1f} (n={len(values)})"
     if method != baseline:
-        d = compare_runs(rows[baseline], rows[method], [metric], samples).differences[0]
+        d = compare_runs(rows[baseline], rows[method], [metric], samples, level=level).differences[0]
         cell += f", {100 * d.diff:+.1f}{'*' if d.significant else ''} [{100 * d.low:+.1f}, {100 * d.high:+.1f}]"
     return cell

@@ -97,7 +97,7 @@ def stratified_paired_bootstrap(groups: list[tuple[list[float], list[float]]], s
 
 
 def compare_runs(rows_a: dict[str, dict], rows_b: dict[str, dict], metrics: list[str] | None = None,
-                 samples: int = 10_000, seed: int = 0) -> Comparison:
+                 samples: int = 10_000, seed: int = 0, level: float = 0.95) -> Comparison:
     shared = [qid for qid in rows_a if qid in rows_b]
     if not shared:
         raise InputError("the two runs share no question; compare logs of the same dataset")
@@ -109,7 +109,7 @@ def compare_runs(rows_a: dict[str, dict], rows_b: dict[str, dict], metrics: list
             raise InputError(f"metric {name!r} is missing from question {missing[0]} in one of the runs")
         a = [rows_a[qid]["metrics"][name] for qid in shared]
         b = [rows_b[qid]["metrics"][name] for qid in shared]
-        diff, low, high = paired_bootstrap(a, b, samples, seed)
+        diff, low, high = paired_bootstrap(a, b, samples, seed, level)
         differences.append(PairedDifference(name, float(np.mean(a)), float(np.mean(b)), diff, low, high))
     judged = [n for n in ("em", "f1") if n in names] or names[:1]  # the last one says which run did better
     disagreements = []
