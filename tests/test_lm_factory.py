@@ -4,8 +4,8 @@ from pathlib import Path
 
 import pytest
 
-from hopkit.lm import factory
 from hopkit.errors import LMUnavailableError
+from hopkit.lm import factory
 from hopkit.lm.factory import LMSpec, make_lm
 
 
