@@ -32,7 +32,7 @@ from hopkit.lm.factory import DEFAULT_LM, LMSpec
 class RunSpec:
     method: str = "oner"
     dataset: str = "bundled:dev"
-    questions: str | None = None  # "A-B", 1-based and inclusive
+    questions: str | None = None  # "A-B", 1-based and inclusive, or "@FILE" of qids
     n: int | None = None  # the first n (of the range)
     profile: str = "hopkit"
     knobs: dict[str, Any] = field(default_factory=dict)
@@ -58,6 +58,7 @@ class RunSpec:
 
     def checked(self) -> RunSpec:
         """The spec, or a one-line error for the first thing in it that cannot run."""
+        from hopkit.data.examples import check_question_range
         from hopkit.data.registry import KINDS
         from hopkit.evaluation.metrics import get_metric
         from hopkit.knobs import check_profile
@@ -72,9 +73,7 @@ class RunSpec:
         if kind not in KINDS:
             raise UnknownNameError("dataset", kind, KINDS)
         if self.questions is not None:
-            first, sep, last = self.questions.partition("-")
-            if not sep or not first.strip().isdigit() or not last.strip().isdigit() or not 1 <= int(first) <= int(last):
-                raise InputError(f"questions expects A-B with 1 <= A <= B (e.g. 51-80), got {self.questions!r}")
+            check_question_range(self.questions)
         if self.n is not None and self.n < 1:
             raise InputError("n must be at least 1")
         if self.program is not None and (self.knobs or self.profile != "hopkit"):

@@ -15,7 +15,7 @@ from hopkit.evaluation.paired import read_rows
 from hopkit.evaluation.run_log import RunLog
 from hopkit.evaluation.sweep import sweep
 from hopkit.report.firings import firings
-from hopkit.report.losses import losses
+from hopkit.report.losses import losses, lost_at
 from hopkit.report.replay import replay
 
 LOGS = Path(__file__).parent / "fixtures" / "logs"
@@ -38,6 +38,35 @@ def test_the_losses_verb_prints_a_row_per_log_and_lists_questions(capsys):
     assert "| logs/ircot | 6 | 1 | 1 | 1 | 1 | 0 | 0 | 2 |" in out
     assert "| logs/tor | 3 | 0 | 0 | 0 | 1 | 0 | 1 | 1 |" in out
     assert "logs/ircot i2  retrieval" in out
+
+
+def test_the_wrong_questions_qids_make_a_file_that_picks_them_again(capsys, tmp_path):
+    from hopkit.data.examples import pick_questions
+
+    assert main(["losses", str(LOGS / "ircot.jsonl"), "--qids"]) == 0
+    qids = capsys.readouterr().out.split()
+    rows = _rows("ircot")
+    assert qids == [row["qid"] for row in rows if lost_at(row)] and len(qids) == 5  # all but the one right answer
+    listed = tmp_path / "wrong.txt"
+    listed.write_text("# the wrong ones\n" + "\n".join(qids) + "\n\n")
+    examples = [dspy.Example(qid=row["qid"]) for row in rows]
+    assert [e.qid for e in pick_questions(examples, None, f"@{listed}")] == [r["qid"] for r in rows if r["qid"] in qids]
+    assert [e.qid for e in pick_questions(examples, 2, f"@{listed}")] == qids[:2]
+
+
+def test_a_qid_file_naming_a_question_the_dataset_lacks_is_refused(tmp_path):
+    import pytest
+
+    from hopkit.data.examples import pick_questions
+    from hopkit.errors import InputError
+
+    listed = tmp_path / "wrong.txt"
+    listed.write_text("i1\nnot-there\n")
+    examples = [dspy.Example(qid=qid) for qid in ("i1", "i2")]
+    with pytest.raises(InputError, match="1 qid\\(s\\) the dataset does not have, e.g. 'not-there'"):
+        pick_questions(examples, None, f"@{listed}")
+    with pytest.raises(InputError, match="no file of qids there"):
+        pick_questions(examples, None, f"@{tmp_path / 'none.txt'}")
 
 
 def test_firings_count_what_each_answer_step_changed(capsys):

@@ -17,6 +17,8 @@ def add_parsers(verbs: argparse._SubParsersAction) -> None:
                                              "review, reader, final step), from its traces")
     losses.add_argument("logs", type=Path, nargs="+")
     losses.add_argument("--list", action="store_true", help="also one line per wrong question")
+    losses.add_argument("--qids", action="store_true",
+                        help="only the wrong questions' qids, one a line (a file for --questions @FILE)")
     add_format_flag(losses)
     losses.set_defaults(run=cmd_losses)
 
@@ -82,6 +84,9 @@ def cmd_losses(args: argparse.Namespace) -> None:
     from hopkit.report.losses import format_losses, lost_at
 
     tables = _labelled(args.logs)
+    if args.qids:
+        print("\n".join(dict.fromkeys(row["qid"] for rows in tables.values() for row in rows if lost_at(row))))
+        return
     lines = [format_losses(tables)]
     if args.list:
         for label, rows in tables.items():

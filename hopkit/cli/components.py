@@ -73,7 +73,8 @@ def add_question_flags(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--n", type=int, default=None, help="the first n questions")
     parser.add_argument("--questions", default=None, metavar="A-B",
                         help="questions A to B of the dataset, counted from 1, both included (e.g. 51-80: a half "
-                             "never read while designing); with --n, the first n of them")
+                             "never read while designing), or @FILE: the qids it lists, one a line (e.g. `hopkit "
+                             "losses LOG --qids > wrong.txt`); with --n, the first n of them")
 
 
 def retriever_choice(args: argparse.Namespace) -> dict:

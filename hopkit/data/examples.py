@@ -63,15 +63,47 @@ class Dataset:
 
 
 def pick_questions(examples: list, n: int | None, questions: str | None) -> list:
-    """The questions a run answers: ``--questions A-B`` (1-based, inclusive), then the first ``--n``."""
+    """The questions a run answers: ``--questions A-B`` (1-based, inclusive) or ``--questions @FILE`` (the qids the
+    file lists, in the dataset's order), then the first ``--n``."""
     if n is not None and n < 1:
         raise InputError("n must be at least 1")
-    if questions:
-        first, sep, last = questions.partition("-")
-        if not sep or not first.strip().isdigit() or not last.strip().isdigit() or not 1 <= int(first) <= int(last):
-            raise InputError(f"questions expects A-B with 1 <= A <= B (e.g. 51-80), got {questions!r}")
+    if questions and questions.startswith("@"):
+        wanted = listed_qids(questions[1:])
+        known = {str(example.qid) for example in examples}
+        missing = [qid for qid in wanted if qid not in known]
+        if missing:
+            raise InputError(f"questions {questions}: {len(missing)} qid(s) the dataset does not have, e.g. "
+                             f"{missing[0]!r}")
+        examples = [example for example in examples if str(example.qid) in wanted]
+    elif questions:
+        check_question_range(questions)
+        first, _, last = questions.partition("-")
         if int(first) > len(examples):
             raise InputError(f"questions {questions}: the dataset has {len(examples)} questions")
         examples = examples[int(first) - 1:int(last)]
     return examples[:n] if n else list(examples)
+
+
+def check_question_range(questions: str) -> None:
+    """``A-B`` with 1 <= A <= B, or ``@FILE`` of qids (read when the questions are picked)."""
+    if questions.startswith("@"):
+        return
+    first, sep, last = questions.partition("-")
+    if not sep or not first.strip().isdigit() or not last.strip().isdigit() or not 1 <= int(first) <= int(last):
+        raise InputError(f"questions expects A-B with 1 <= A <= B (e.g. 51-80) or @FILE of qids, got {questions!r}")
+
+
+def listed_qids(path: str) -> set[str]:
+    """The qids a file lists, one a line (blank lines and ``#`` comments skipped), as ``hopkit losses --list`` and
+    ``hopkit data cut --show`` print them."""
+    from pathlib import Path
+
+    file = Path(path)
+    if not file.is_file():
+        raise InputError(f"questions @{path}: no file of qids there (one qid a line)")
+    qids = {line.split("#")[0].strip() for line in file.read_text(encoding="utf-8").splitlines()}
+    qids.discard("")
+    if not qids:
+        raise InputError(f"questions @{path}: the file lists no qid (one a line)")
+    return qids
 
