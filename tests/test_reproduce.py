@@ -365,8 +365,8 @@ def test_an_unfinished_studys_line_ends_with_the_hours_to_go_counting_a_shared_c
     (study / "started.json").write_text(json.dumps({"method": "ircot", "tune_n": 3, "test_n": 2, "prompt_sets": 1,
                                                     "grid": {"k": [2, 4], "answer_reader": ["direct", "cot"]}}))
     # 2 chains of 6 done at 60 s each (the dearer reader's row), 4 to go, and 2 test questions paced alike
-    assert progress_line(study).endswith("to go: about 0.1 hours at the pace so far (4 tune questions of a "
-                                         "chain or setting, 2 test questions)")
+    assert progress_line(study).endswith("to go: about 0.1 hours at the pace so far, 0.1 at its median (4 tune "
+                                         "questions of a chain or setting, 2 test questions)")
     # and the hours spent count each chain once, at its dearer row: 2 chains at 60 s
     from hopkit.reproduce.hours import hours_line
 
@@ -407,9 +407,10 @@ def test_the_hours_to_go_pace_a_begun_setting_at_its_own_cost(tmp_path):
     (study / "started.json").write_text(json.dumps({"method": "oner", "tune_n": 4, "test_n": 1, "prompt_sets": 1,
                                                     "grid": {"k": [5, 10, 15]}}))
     # k=15: 3 to go at 1 h each; k=10, not begun: 4 at the grid's mean (4 x 0.1 h + 1 h) / 5 = 0.28 h; the test
-    # question at that mean too: 3 + 5 x 0.28 = 4.4 hours (the grid's mean alone would say 8 x 0.28 = 2.2)
-    assert progress_line(study).endswith("to go: about 4.4 hours at the pace so far (7 tune questions of a chain or "
-                                         "setting, 1 test questions)")
+    # question at that mean too: 3 + 5 x 0.28 = 4.4 hours (the grid's mean alone would say 8 x 0.28 = 2.2); at the
+    # medians (k=15's 1 h, the grid's 0.1 h): 3 + 5 x 0.1 = 3.5
+    assert progress_line(study).endswith("to go: about 4.4 hours at the pace so far, 3.5 at its median (7 tune "
+                                         "questions of a chain or setting, 1 test questions)")
 
 
 def test_the_hours_to_go_pace_a_cached_answer_at_its_computed_seconds(tmp_path):
@@ -430,7 +431,8 @@ def test_the_hours_to_go_pace_a_cached_answer_at_its_computed_seconds(tmp_path):
     # 5 tune and 4 test questions to go at the computed 360 s: 0.9 hours (the wall 0.01 s would say 0.0)
     line = progress_line(study)
     assert "1 rows, median 360 s a row" in line
-    assert line.endswith("to go: about 0.9 hours at the pace so far (5 tune questions of a chain or setting, "
+    assert line.endswith("to go: about 0.9 hours at the pace so far, 0.9 at its median (5 tune questions of a chain "
+                         "or setting, "
                          "4 test questions)")
     assert hours_line(study) == "oner-2wiki: tune 0.0 h (1 question-settings, 0 s each)"
 

@@ -130,15 +130,20 @@ def _to_go(started: dict, units: dict[tuple, float], tests: list[list[dict]]) ->
     groups: dict[tuple, list[float]] = {}
     for (group, _qid), seconds in units.items():  # group: the unit's tune grid and its chain or setting
         groups.setdefault(group, []).append(seconds)
-    begun_left = [(max(0, tune_n - len(seconds)), statistics.mean(seconds)) for seconds in groups.values()]
-    not_begun = max(0, tune_left - sum(left for left, _ in begun_left))
-    grid_pace = statistics.mean(units.values())
     test_seconds = [computed_seconds(row) for rows in tests for row in rows]
     test_left = max(0, sets * int(started["test_n"]) - len(test_seconds))
-    hours = (sum(left * pace for left, pace in begun_left) + not_begun * grid_pace
-             + test_left * (statistics.mean(test_seconds) if test_seconds else grid_pace))
-    return (f"to go: about {hours / 3600:.1f} hours at the pace so far ({tune_left} tune questions of a chain "
-            f"or setting, {test_left} test questions)")
+
+    def hours(pace: Callable[[list[float]], float]) -> float:
+        begun_left = [(max(0, tune_n - len(seconds)), pace(seconds)) for seconds in groups.values()]
+        not_begun = max(0, tune_left - sum(left for left, _ in begun_left))
+        grid_pace = pace(list(units.values()))
+        return (sum(left * each for left, each in begun_left) + not_begun * grid_pace
+                + test_left * (pace(test_seconds) if test_seconds else grid_pace)) / 3600
+
+    # the mean carries every slow question so far (a fresh process's prefixes, other work on the cores), the median
+    # what a question costs when none of that recurs
+    return (f"to go: about {hours(statistics.mean):.1f} hours at the pace so far, {hours(statistics.median):.1f} at "
+            f"its median ({tune_left} tune questions of a chain or setting, {test_left} test questions)")
 
 
 def _pace(logs: list[list[dict]]) -> str:
