@@ -89,15 +89,20 @@ def evaluate(program: Any, dataset: Dataset | Sequence[dspy.Example], n: int | N
 def compare(run_a: str | Path | EvalReport, run_b: str | Path | EvalReport, metrics: Sequence[str] | None = None,
             samples: int = 10_000, seed: int = 0) -> Comparison:
     """``hopkit compare`` from Python: B - A over the questions both runs answered, each metric's mean difference
-    with its 95% paired bootstrap interval (``.differences``), and the questions where the answers differ
-    (``.disagreements``). A run is a run log's path or the report ``evaluate(..., out=...)`` returned."""
+    with its 95% paired bootstrap interval (``.differences``), the questions where the answers differ
+    (``.disagreements``), and the settings the two logs record differently (``.settings``). A run is a run log's
+    path or the report ``evaluate(..., out=...)`` returned."""
     from hopkit.errors import InputError
     from hopkit.evaluation.paired import compare_runs, read_rows
+    from hopkit.report.setting_diff import setting_differences
 
-    def rows(run: str | Path | EvalReport) -> dict[str, dict]:
+    def log(run: str | Path | EvalReport) -> Path:
         path = run if isinstance(run, str | Path) else run.path
         if path is None:
             raise InputError("this report has no run log to compare: evaluate(..., out='runs/x.jsonl') keeps one")
-        return read_rows(Path(path))
+        return Path(path)
 
-    return compare_runs(rows(run_a), rows(run_b), list(metrics) if metrics else None, samples, seed)
+    a, b = log(run_a), log(run_b)
+    result = compare_runs(read_rows(a), read_rows(b), list(metrics) if metrics else None, samples, seed)
+    result.settings = setting_differences(a, b)
+    return result

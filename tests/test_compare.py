@@ -170,6 +170,7 @@ def test_python_compares_two_logs_or_two_reports_as_the_cli_does(tmp_path):
     (f1,) = by_path.differences
     assert by_path.n == 3 and (f1.metric, round(f1.mean_a, 3), round(f1.mean_b, 3)) == ("f1", 0.5, 0.833)
     assert f1 == compare_runs(read_rows(a), read_rows(b), ["f1"], 500).differences[0]
+    assert by_path.settings == ["A and B have no .meta.json: what else differs is unknown"]
     reports = [EvalReport(3, {}, {}, path=path) for path in (a, b)]
     assert hopkit.compare(*reports, metrics=["f1"], samples=500).differences == [f1]
     with pytest.raises(InputError, match="no run log to compare"):

@@ -37,6 +37,7 @@ class Comparison:
     disagreements: list[dict] = field(default_factory=list)
     only_a: int = 0
     only_b: int = 0
+    settings: list[str] = field(default_factory=list)  # what the two logs' settings record differently, A -> B
 
 
 RUN_LOG = ("a run log is the JSONL file `hopkit eval --out` (or `hopkit ablate`) writes, one JSON row per finished "
