@@ -54,7 +54,7 @@ stop_requested() {
     echo "stopped $(date +%F\ %T): queue-stop asked for a stop between studies" >> "$STATUS"
 }
 # the logs are committed as they grow (every COMMIT_EVERY seconds, only runs/), so a stopped session loses nothing
-LOGS=(experiments/reproduce/runs experiments/offline-defaults/runs)
+LOGS=(experiments/reproduce/runs experiments/offline-defaults/runs experiments/bench-lm)
 commit_logs() {
     git -C "$MAIN" add -A "${LOGS[@]}" 2>/dev/null
     git -C "$MAIN" diff --cached --quiet -- "${LOGS[@]}" 2>/dev/null ||
@@ -115,6 +115,16 @@ offline_default() {
     echo "done $name rc=$? $(date +%F\ %T)" >> "$STATUS"
     AT=$CODE
 }
+# CPU turns at the queue's model size (docs/results.md has the 0.5B figures): two processes side by side and taking
+# turns, against one alone, on the queue's idle cores
+bench_turns() {
+    finished bench-turns && return
+    stop_requested && exit 0
+    echo "start bench-turns $(date +%F\ %T) $(git -C "$CODE" rev-parse --short HEAD)" >> "$STATUS"
+    hopkit bench-turns --model qwen1.5b --calls 4 --out "$MAIN/experiments/bench-lm/turns-1.5b.json" \
+        >> "$MAIN/experiments/bench-lm/turns-1.5b.log" 2>&1
+    echo "done bench-turns rc=$? $(date +%F\ %T)" >> "$STATUS"
+}
 # issue 80's grid benchmark: IRCoT's MuSiQue grid on 5 tune questions, setting by setting and shared, each mode in a
 # fresh process (resumable: a finished mode is kept); it runs once the worktree holds its verb, after OneR's study
 bench_grid() {
@@ -131,6 +141,7 @@ run oner-musique reproduce oner --tune "${TUNE[musique]}" --test "${TEST[musique
 bench_grid
 tuned musique
 tuned 2wiki
+bench_turns
 offline_default musique
 fixed musique
 offline_default 2wiki
