@@ -30,7 +30,8 @@ def add_parsers(verbs: argparse._SubParsersAction) -> None:
     cut.add_argument("--dataset", required=True, help="a dataset spec, e.g. musique:validation@/path/dev.jsonl")
     cut.add_argument("--words", type=int, nargs="+", default=None, metavar="N",
                      help="the cuts to count (default: the hopkit profile's paragraph_words)")
-    cut.add_argument("--questions", default=None, metavar="A-B", help="questions A to B, counted from 1")
+    cut.add_argument("--questions", default=None, metavar="A-B",
+                     help="questions A to B, counted from 1, or @FILE: the qids it lists, one a line")
     cut.add_argument("--show", type=int, default=5, help="qids of cut questions listed for each cut")
     cut.set_defaults(run=cmd_data_cut)
 
@@ -75,7 +76,7 @@ def cmd_data_cut(args: argparse.Namespace) -> None:
     dataset = load_dataset_spec(args.dataset)
     examples = pick_questions(dataset.examples, None, args.questions)
     corpus = dataset.own_corpus()
-    print(f"{dataset.name}: {len(examples)} questions")
+    print(f"{dataset.name}: {len(examples)} question{'' if len(examples) == 1 else 's'}")
     for words in cuts:
         report = word_cut_report(examples, corpus, words)
         listed = f"; e.g. {', '.join(report.cut[:args.show])}" if report.cut and args.show > 0 else ""
