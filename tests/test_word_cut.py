@@ -69,3 +69,15 @@ def test_the_verb_prints_each_cut_and_refuses_a_cut_of_nothing(musique_file, cap
     assert out[2].startswith("- paragraph_words = 40: 0 of 5") and "0 questions" in out[2]
     assert main(["data", "cut", "--dataset", f"musique:validation@{musique_file}", "--words", "0"]) == 2
     assert "at least 1 word" in capsys.readouterr().err
+
+
+def test_the_cut_questions_qids_make_a_file_that_picks_them(musique_file, capsys, tmp_path):
+    spec = f"musique:validation@{musique_file}"
+    assert main(["data", "cut", "--dataset", spec, "--words", "20", "--qids"]) == 0
+    listed = tmp_path / "cut.txt"
+    listed.write_text(capsys.readouterr().out)
+    assert listed.read_text().split() == ["q1"]
+    assert main(["data", "cut", "--dataset", spec, "--words", "20", "--questions", f"@{listed}"]) == 0
+    assert capsys.readouterr().out.splitlines()[0] == "musique:validation: 1 question"
+    assert main(["data", "cut", "--dataset", spec, "--words", "20", "40", "--qids"]) == 2
+    assert "one --words N" in capsys.readouterr().err

@@ -33,6 +33,8 @@ def add_parsers(verbs: argparse._SubParsersAction) -> None:
     cut.add_argument("--questions", default=None, metavar="A-B",
                      help="questions A to B, counted from 1, or @FILE: the qids it lists, one a line")
     cut.add_argument("--show", type=int, default=5, help="qids of cut questions listed for each cut")
+    cut.add_argument("--qids", action="store_true",
+                     help="only the cut questions' qids, one a line, for one cut (a file for --questions @FILE)")
     cut.set_defaults(run=cmd_data_cut)
 
 
@@ -73,9 +75,14 @@ def cmd_data_cut(args: argparse.Namespace) -> None:
     cuts = args.words or [PARAGRAPH_WORDS]
     if any(words < 1 for words in cuts):
         raise InputError("--words takes cuts of at least 1 word (0, the whole paragraph, hides nothing)")
+    if args.qids and len(cuts) > 1:
+        raise InputError("--qids lists the questions of one cut: give one --words N")
     dataset = load_dataset_spec(args.dataset)
     examples = pick_questions(dataset.examples, None, args.questions)
     corpus = dataset.own_corpus()
+    if args.qids:
+        print("\n".join(word_cut_report(examples, corpus, cuts[0]).cut))
+        return
     print(f"{dataset.name}: {len(examples)} question{'' if len(examples) == 1 else 's'}")
     for words in cuts:
         report = word_cut_report(examples, corpus, words)
