@@ -115,6 +115,28 @@ offline_default() {
     echo "done $name rc=$? $(date +%F\ %T)" >> "$STATUS"
     AT=$CODE
 }
+# the same with whole paragraphs (paragraph_words=0, the paper's), on the questions whose gold paragraphs hold an
+# answer only past the default's 120 words (hopkit data cut), where the cut can lose evidence; it pairs with the
+# default's log on those questions (docs/design/additions.md#paragraph_words)
+whole_paragraphs() {
+    local set=$1 name=whole-paragraphs-$1 out=$MAIN/experiments/offline-defaults/runs range
+    finished "$name" && return
+    stop_requested && exit 0
+    if ! AT=$(code_for "$name"); then
+        echo "skipped $name $(date +%F\ %T): no worktree at the commit runs/queue-pins names for $name" >> "$STATUS"
+        return
+    fi
+    range=$(expr "${TEST[$set]}" : '.*\[\([0-9]*-[0-9]*\)\]$')
+    mkdir -p "$out"
+    echo "start $name $(date +%F\ %T) $(git -C "$AT" rev-parse --short HEAD)" >> "$STATUS"
+    hopkit data cut --dataset "${TEST[$set]%\[*}" ${range:+--questions "$range"} --words 120 --qids \
+        > "$out/$set-cut-120.txt" 2>> "$out/$set-ircot-whole.log" &&
+    hopkit eval --method ircot --dataset "${TEST[$set]%\[*}" --questions "@$out/$set-cut-120.txt" --retriever bm25 \
+        --demos-from none --set paragraph_words=0 --lm local:qwen1.5b --quiet --out "$out/$set-ircot-whole.jsonl" \
+        >> "$out/$set-ircot-whole.log" 2>&1
+    echo "done $name rc=$? $(date +%F\ %T)" >> "$STATUS"
+    AT=$CODE
+}
 # CPU turns at the queue's model size (docs/results.md has the 0.5B figures): two processes side by side and taking
 # turns, against one alone, on the queue's idle cores
 bench_turns() {
@@ -143,8 +165,10 @@ tuned musique
 tuned 2wiki
 bench_turns
 offline_default musique
+whole_paragraphs musique
 fixed musique
 offline_default 2wiki
+whole_paragraphs 2wiki
 tuned hotpotqa
 fixed 2wiki
 fixed hotpotqa
