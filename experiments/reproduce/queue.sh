@@ -96,45 +96,46 @@ fixed() {  # SearChain and ToR at their papers' settings on one dataset
         run "$method-$1" reproduce "$method" --test "${SHORT_TEST[$1]}" --demos-from "${DEMOS[$1]}"
     done
 }
+# a job outside the reproduce folders (name: its runs/queue-pins key): false when it has finished or its pinned
+# checkout is missing; else AT is its checkout and its start is recorded
+job_start() {
+    finished "$1" && return 1
+    stop_requested && exit 0
+    if ! AT=$(code_for "$1"); then
+        echo "skipped $1 $(date +%F\ %T): no worktree at the commit runs/queue-pins names for $1" >> "$STATUS"
+        return 1
+    fi
+    echo "start $1 $(date +%F\ %T) $(git -C "$AT" rev-parse --short HEAD)" >> "$STATUS"
+}
+test_range() { expr "${TEST[$1]}" : '.*\[\([0-9]*-[0-9]*\)\]$'; }  # SPEC[A-B]: eval's --questions A-B
+OFFLINE=$MAIN/experiments/offline-defaults/runs
 # hopkit's default IRCoT as a user offline gets it (the hopkit profile over BM25, zero-shot: --retriever auto finds
 # no ColBERT index and --demos-from auto no stored train split) on the test questions OneR and IRCoT are scored on,
 # so it pairs with both (experiments/offline-defaults/README.md); a run log there, resumed like the studies
 offline_default() {
-    local set=$1 name=offline-defaults-$1 out=$MAIN/experiments/offline-defaults/runs range
-    finished "$name" && return
-    stop_requested && exit 0
-    if ! AT=$(code_for "$name"); then
-        echo "skipped $name $(date +%F\ %T): no worktree at the commit runs/queue-pins names for $name" >> "$STATUS"
-        return
-    fi
-    range=$(expr "${TEST[$set]}" : '.*\[\([0-9]*-[0-9]*\)\]$')  # SPEC[A-B]: eval's --questions A-B
-    mkdir -p "$out"
-    echo "start $name $(date +%F\ %T) $(git -C "$AT" rev-parse --short HEAD)" >> "$STATUS"
+    local set=$1 range
+    job_start "offline-defaults-$set" || return 0
+    range=$(test_range "$set")
+    mkdir -p "$OFFLINE"
     hopkit eval --method ircot --dataset "${TEST[$set]%\[*}" ${range:+--questions "$range"} --retriever bm25 \
-        --demos-from none --lm local:qwen1.5b --quiet --out "$out/$set-ircot.jsonl" >> "$out/$set-ircot.log" 2>&1
-    echo "done $name rc=$? $(date +%F\ %T)" >> "$STATUS"
+        --demos-from none --lm local:qwen1.5b --quiet --out "$OFFLINE/$set-ircot.jsonl" >> "$OFFLINE/$set-ircot.log" 2>&1
+    echo "done offline-defaults-$set rc=$? $(date +%F\ %T)" >> "$STATUS"
     AT=$CODE
 }
 # the same with whole paragraphs (paragraph_words=0, the paper's), on the questions whose gold paragraphs hold an
 # answer only past the default's 120 words (hopkit data cut), where the cut can lose evidence; it pairs with the
 # default's log on those questions (docs/design/additions.md#paragraph_words)
 whole_paragraphs() {
-    local set=$1 name=whole-paragraphs-$1 out=$MAIN/experiments/offline-defaults/runs range
-    finished "$name" && return
-    stop_requested && exit 0
-    if ! AT=$(code_for "$name"); then
-        echo "skipped $name $(date +%F\ %T): no worktree at the commit runs/queue-pins names for $name" >> "$STATUS"
-        return
-    fi
-    range=$(expr "${TEST[$set]}" : '.*\[\([0-9]*-[0-9]*\)\]$')
-    mkdir -p "$out"
-    echo "start $name $(date +%F\ %T) $(git -C "$AT" rev-parse --short HEAD)" >> "$STATUS"
+    local set=$1 range
+    job_start "whole-paragraphs-$set" || return 0
+    range=$(test_range "$set")
+    mkdir -p "$OFFLINE"
     hopkit data cut --dataset "${TEST[$set]%\[*}" ${range:+--questions "$range"} --words 120 --qids \
-        > "$out/$set-cut-120.txt" 2>> "$out/$set-ircot-whole.log" &&
-    hopkit eval --method ircot --dataset "${TEST[$set]%\[*}" --questions "@$out/$set-cut-120.txt" --retriever bm25 \
-        --demos-from none --set paragraph_words=0 --lm local:qwen1.5b --quiet --out "$out/$set-ircot-whole.jsonl" \
-        >> "$out/$set-ircot-whole.log" 2>&1
-    echo "done $name rc=$? $(date +%F\ %T)" >> "$STATUS"
+        > "$OFFLINE/$set-cut-120.txt" 2>> "$OFFLINE/$set-ircot-whole.log" &&
+    hopkit eval --method ircot --dataset "${TEST[$set]%\[*}" --questions "@$OFFLINE/$set-cut-120.txt" --retriever bm25 \
+        --demos-from none --set paragraph_words=0 --lm local:qwen1.5b --quiet --out "$OFFLINE/$set-ircot-whole.jsonl" \
+        >> "$OFFLINE/$set-ircot-whole.log" 2>&1
+    echo "done whole-paragraphs-$set rc=$? $(date +%F\ %T)" >> "$STATUS"
     AT=$CODE
 }
 # CPU turns at the queue's model size (docs/results.md has the 0.5B figures): two processes side by side and taking
