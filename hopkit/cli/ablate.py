@@ -54,10 +54,11 @@ def cmd_ablate(args: argparse.Namespace) -> None:
     from dataclasses import replace
 
     from hopkit.cli.run_spec import spec_from_flags
-    from hopkit.evaluation.ablation import check_ablation_folder, run_ablation, write_outputs
+    from hopkit.evaluation.ablation import check_ablation_folder, run_ablation
     from hopkit.evaluation.metrics import get_metric
     from hopkit.knobs import KNOBS, check_profile
     from hopkit.programs.registry import ablations, check_knobs, get_method, task_knobs
+    from hopkit.report.ablation_outputs import write_outputs
     from hopkit.run_parts import open_parts
     from hopkit.spec import MECHANICS, run_meta
     from hopkit.tasks import get_task, task_metrics
