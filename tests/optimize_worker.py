@@ -15,7 +15,8 @@ from hopkit.data.examples import Dataset, make_example  # noqa: E402
 from hopkit.data.passage import Passage  # noqa: E402
 from hopkit.evaluation.metrics import get_metric  # noqa: E402
 from hopkit.lm.accounted import AccountedLM  # noqa: E402
-from hopkit.optimize.runner import DemoSettings, OptimizeRequest, Splits, StudyPlace, optimize  # noqa: E402
+from hopkit.optimize.request import DemoSettings, OptimizeRequest, Splits, StudyPlace  # noqa: E402
+from hopkit.optimize.runner import optimize  # noqa: E402
 
 
 class ConstantEngine(ScriptedEngine):

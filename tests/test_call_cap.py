@@ -66,7 +66,8 @@ def test_the_summary_and_report_name_the_trials_the_cap_stopped(tmp_path):
 
     from optimize_worker import TableRetriever, request
 
-    from hopkit.optimize.runner import PruningSettings, optimize
+    from hopkit.optimize.request import PruningSettings
+    from hopkit.optimize.runner import optimize
 
     storage = f"sqlite:///{tmp_path / 'study.db'}"
     # OneR makes one call a question: under a cap of 1 nothing stops; a cap of 0.5 stops all but the paper's setting
@@ -88,7 +89,8 @@ def test_a_cap_of_zero_or_below_is_refused_before_any_work(tmp_path):
 
     from optimize_worker import TableRetriever, request
 
-    from hopkit.optimize.runner import PruningSettings, optimize
+    from hopkit.optimize.request import PruningSettings
+    from hopkit.optimize.runner import optimize
 
     with pytest.raises(ValueError, match="must be above 0"):
         optimize(replace(request(tmp_path, "sqlite:///unused.db", trials=2),

@@ -15,7 +15,8 @@ from optuna.trial import TrialState
 
 from hopkit.knobs import KNOBS
 from hopkit.optimize.optuna_compat import fail_dead_trials
-from hopkit.optimize.runner import PruningSettings, optimize
+from hopkit.optimize.request import PruningSettings
+from hopkit.optimize.runner import optimize
 from hopkit.optimize.saved import load_program, read_manifest
 from hopkit.optimize.search_space import profile_defaults, search_space, suggest
 from hopkit.optimize.study import FINISHED, distinct_settings, open_study, run_trials
@@ -678,7 +679,7 @@ def test_a_quiet_study_draws_no_progress_bar(tmp_path, capsys):
 def test_each_setting_log_records_what_retriever_auto_measured_as_eval_does(tmp_path):
     from dataclasses import replace
 
-    from hopkit.optimize.runner import setting_meta_of
+    from hopkit.optimize.request import setting_meta_of
     from hopkit.spec import RunSpec
 
     spec = RunSpec(method="oner", dataset="tiny:dev", retriever="colbert", knobs={"k": 5})

@@ -105,7 +105,7 @@ def cmd_optimize(args: argparse.Namespace) -> None:
     apply_study_file(args, required=("method",))
     from hopkit.evaluation.metrics import get_metric
     from hopkit.optimize.objective import check_cap
-    from hopkit.optimize.runner import (
+    from hopkit.optimize.request import (
         DemoSettings,
         OptimizeRequest,
         PruningSettings,
@@ -113,8 +113,8 @@ def cmd_optimize(args: argparse.Namespace) -> None:
         StudyPlace,
         check_budget,
         check_study_place,
-        optimize,
     )
+    from hopkit.optimize.runner import optimize
     from hopkit.optimize.search_space import search_space
     from hopkit.optimize.study import check_storage, make_pruner, sqlite_url
     from hopkit.programs.registry import check_knobs, get_method

@@ -1,10 +1,10 @@
 """One optimization run: demos with a DSPy teleprompter, knobs with optuna, then the saved program.
 
-Order: (1) the program with the profile's knobs (``hopkit`` by default, ``paper`` for the paper's setting) is compiled
-by the teleprompter on train (or left as built); (2) a study tunes the declared knobs on dev, trial 0 being the
-profile's settings, each
-trial building the program with its knobs and the compiled demos; (3) the best setting is saved
-with its manifest and plots, and scored on test when a test split is given.
+``optimize`` reads as its four steps: (1) ``prepare_programs``: the program with the profile's knobs (``hopkit`` by
+default, ``paper`` for the paper's setting) is compiled by the teleprompter on train (or left as built);
+(2) ``search``: a study tunes the declared knobs on dev, trial 0 being the profile's settings, each trial building
+the program with its knobs and the compiled demos; (3) ``choose``: the setting to keep; (4) ``finish``: it is scored
+on test when a test split is given, and saved with its manifest, plots and summary.
 """
 
 from __future__ import annotations
@@ -12,22 +12,18 @@ from __future__ import annotations
 import json
 import os
 import time
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import dspy
 import optuna
 
-from hopkit.data.examples import Dataset
 from hopkit.evaluation.harness import evaluate
-from hopkit.evaluation.metrics import Metric
 from hopkit.evaluation.run_log import RunLog
-from hopkit.knobs.knob import Profile
 from hopkit.optimize.demos import (
     bootstrapped_demos,
-    check_demo_threshold,
     compile_demos,
     demo_sources,
     load_or_compile,
@@ -39,134 +35,45 @@ from hopkit.optimize.guarded_choice import CHOICE_RULES, guarded_choice_of_rows
 from hopkit.optimize.objective import COST_OBJECTIVES, Objective, capped_trials, check_cap
 from hopkit.optimize.plots import cost_front, plot_cost_front, save_plots
 from hopkit.optimize.pruning import PruningReport, check_pruning
+from hopkit.optimize.request import (
+    OptimizeRequest,
+    OptimizeResult,
+    check_budget,
+    check_study_place,
+    grid_points,
+    setting_meta_of,
+)
 from hopkit.optimize.saved import save_program, split_hash
 from hopkit.optimize.search_space import profile_defaults, search_space
 from hopkit.optimize.study import Direction, enqueue_paper_trial, find_paper_trial, open_study, run_trials
-from hopkit.paths import check_study_folder
 from hopkit.programs.registry import ProgramParts
 from hopkit.reader.protocol import Reader
 from hopkit.retrieval.protocol import Retriever
-from hopkit.tasks import DEFAULT_TASK, Task
-
-
-@dataclass(frozen=True)
-class Splits:
-    """The questions: train for demonstrations only, dev the study tunes on, test scored once at the end."""
-
-    train: Dataset | None
-    dev: Sequence[dspy.Example]
-    dev_name: str
-    test: Sequence[dspy.Example] = ()
-    train_n: int = 20  # training questions the teleprompter may use
-
-
-@dataclass(frozen=True)
-class DemoSettings:
-    teleprompter: str = "bootstrap"  # bootstrap | mipro | labeled | none
-    threshold: float = 1.0  # metric score a training trace needs to become a demonstration
-
-
-@dataclass(frozen=True)
-class PruningSettings:
-    """How a setting is stopped early, and whether to check afterwards what that saved and changed."""
-
-    pruner: str = "median"  # median | halving | none (hopkit.optimize.study.make_pruner)
-    slices: int = 3
-    startup: int = 3  # finished settings before the median pruner may stop a trial
-    max_calls_per_question: float | None = None  # stop a setting that costs more (the cost cap, objective.py)
-    unpruned_check: bool = False  # after the study, finish every pruned trial on all of dev and compare
-
-
-@dataclass(frozen=True)
-class StudyPlace:
-    """Where the study lives: its folder (logs, plots, the saved program) and its optuna storage."""
-
-    folder: Path
-    storage: str
-    name: str
-    heartbeat_s: int = 60
-    grace_s: int = 180
-
-
-# what marks a folder as an optimize study's: its settings' run logs, its default SQLite storage, its sessions
-STUDY_MARKERS = ("settings", "study.db", "invocations.jsonl")
-
-
-def check_study_place(folder: Path) -> None:
-    """Refuse a folder of the user's own before anything loads: the study writes its summary and plots there."""
-    check_study_folder(folder, STUDY_MARKERS, "an optimize study's folder")
-
-
-@dataclass(frozen=True)
-class OptimizeRequest:
-    """One study, grouped by concern: the splits, the demonstrations, the search, its pruning and its place."""
-
-    method: str
-    metric: Metric
-    splits: Splits
-    place: StudyPlace
-    trials: int
-    demos: DemoSettings = DemoSettings()
-    pruning: PruningSettings = PruningSettings()
-    profile: Profile = "hopkit"  # knobs not searched, and trial 0's values of those searched (as every verb's default)
-    objectives: Sequence[str] = ("metric",)
-    fixed: dict[str, Any] = field(default_factory=dict)
-    params: Sequence[str] | None = None
-    # a paper's grid (hopkit/reproduce/grids.py): GridSampler over exactly these values, every point tried once, and
-    # no separate paper's trial (the grid holds the settings the paper chose among)
-    grid: dict[str, list[Any]] | None = None
-    choose: str = "best"  # best: the top dev score | guarded: the paper's trial unless the lead survives selection
-    seed: int = 0
-    threads: int = 1
-    progress: bool = True
-    # the run spec of the study's runs (the LM, retriever, profile, fixed knobs): each setting's log records it with
-    # its own knobs, as eval records a run (None: the knobs alone)
-    run_spec: Any = None
-    task: Task | None = None  # the task every trial's program answers, as eval's does (None: the method's own answer)
-    retriever_choice: str | None = None  # what ``--retriever auto`` measured to choose the backend, as eval records it
-
-
-def setting_meta_of(request: OptimizeRequest, dev_name: str) -> dict[str, Any]:
-    """The objective's setting metadata from the request's run spec, where it has one (also for an objective that
-    answers the settings before the study reads them: hopkit/reproduce/shared_work.py)."""
-    if request.run_spec is None:
-        return {}
-    from dataclasses import replace
-
-    from hopkit.spec import MECHANICS, run_meta
-
-    spec = request.run_spec
-    chosen = {"retriever_choice": request.retriever_choice} if request.retriever_choice else {}
-
-    def setting_meta(knobs: dict[str, Any]) -> dict:
-        return {**run_meta(replace(spec, knobs={**spec.knobs, **knobs}), dev_name), **chosen}
-
-    return {"setting_meta": setting_meta, "mechanics": MECHANICS}
+from hopkit.tasks import DEFAULT_TASK
 
 
 @dataclass
-class OptimizeResult:
-    knobs: dict[str, Any]
-    best_value: float
-    default_value: float | None
+class PreparedPrograms:
+    """What every trial builds from: the search space, the profile's values, the compiled demonstrations and the
+    training questions they came from, and ``build(knobs, split)``."""
+
+    space: dict[str, Any]
+    defaults: dict[str, Any]
+    state: dict[str, Any]
+    sources: list[dict[str, Any]]  # where each demonstration came from (hopkit.optimize.demos.demo_sources)
+    train_examples: list[dspy.Example]
+    build: Callable[..., dspy.Module]
+
+
+@dataclass
+class Choice:
+    """The study's outcome: the chosen trial, the profile's trial, and how the choice was reached."""
+
+    best: optuna.trial.FrozenTrial
+    paper_trial: optuna.trial.FrozenTrial | None
     pareto: list[dict[str, Any]]
-    test_scores: dict[str, float]
-    cache_hit_rate: float
-    seconds: float
-    program_dir: Path
-    plots: dict[str, str]
-    trials: int
-    test_default_scores: dict[str, float] = field(default_factory=dict)
-    calls_per_question: dict[str, float] = field(default_factory=dict)  # dev/test x default/best
-    total_seconds: float = 0.0  # wall time of every invocation that worked this study folder and finished
-    answering_seconds: float = 0.0  # per-question seconds over every trial and test run, killed runs included
-    summary_path: Path | None = None
-    settings: int = 0  # distinct finished settings; ``trials`` also counts repeats and failed trials
-    pruning: PruningReport | None = None  # with unpruned_check: what pruning saved, and whether it chose the same
-    cost_front: list[dict[str, Any]] = field(default_factory=list)  # every setting by dev metric and LM calls
-    logs: dict[str, str] = field(default_factory=dict)  # dev/test x best/default: the run logs behind the figures
-    choice: dict[str, Any] | None = None  # with choose = guarded: the corrected dev interval and what it kept
-    capped: list[dict[str, Any]] = field(default_factory=list)  # trials stopped over --max-calls-per-question
+    pruning: PruningReport | None
+    rule: dict[str, Any] | None  # with choose = guarded: the corrected dev interval and what it kept
 
 
 def optimize(request: OptimizeRequest, retriever: Retriever | None, reader: Reader | None,
@@ -176,17 +83,35 @@ def optimize(request: OptimizeRequest, retriever: Retriever | None, reader: Read
     where it has other paragraphs (another file or hub split, ``RunParts.retriever_for``): the training traces a
     teleprompter keeps and the test scores then retrieve from the questions' own corpora (a split not named there
     uses ``retriever``)."""
-    splits, place, stopping = request.splits, request.place, request.pruning
-    check_study_place(place.folder)
+    check_request(request)
+    start = time.perf_counter()
+    prepared = prepare_programs(request, retriever, reader, say, split_retrievers)
+    study, objective, settings, capped = search(request, prepared, say)
+    choice = choose(request, study, objective, settings, say)
+    return finish(request, prepared, study, objective, choice, settings, capped, start, say)
+
+
+def check_request(request: OptimizeRequest) -> None:
+    """Refuse a request that could not do its work, before anything is loaded or written."""
+    check_study_place(request.place.folder)
     check_budget(request.trials, request.demos.teleprompter, request.demos.threshold)
-    check_cap(stopping.max_calls_per_question)
+    check_cap(request.pruning.max_calls_per_question)
     if request.choose not in CHOICE_RULES:
         raise ValueError(f"unknown choice rule {request.choose!r}; use {' or '.join(CHOICE_RULES)}")
-    start = time.perf_counter()
+    unknown = [name for name in request.objectives[1:] if name not in COST_OBJECTIVES]
+    if unknown:
+        raise ValueError(f"unknown cost objective {unknown}; use {', '.join(COST_OBJECTIVES)}")
+
+
+def prepare_programs(request: OptimizeRequest, retriever: Retriever | None, reader: Reader | None,
+                     say: Callable[[str], None],
+                     split_retrievers: Mapping[str, Retriever | None] | None) -> PreparedPrograms:
+    """Step 1: the program at the profile's knobs, its demonstrations compiled on train (or as built), and a
+    refusal if any demonstration comes from a dev or test question."""
+    splits = request.splits
     space = search_space(request.method, list(request.grid) if request.grid else request.params, request.fixed,
                          compiled_demos=request.demos.teleprompter != "none")
     defaults = profile_defaults(space, request.profile, reader)
-
     parts = {split: ProgramParts(request.method, over, reader, splits.train, request.profile, request.task,
                                  fixed=request.fixed)
              for split, over in {"dev": retriever, **(split_retrievers or {})}.items()}
@@ -197,7 +122,6 @@ def optimize(request: OptimizeRequest, retriever: Retriever | None, reader: Read
     papers_program = base(defaults)
     train_examples = unseen_by_demos(splits.train.examples, papers_program, splits.train_n) if splits.train else []
     state = demos_state(request, base(defaults, split="train"), train_examples, say)
-
     sources = demo_sources(state or papers_program.dump_state(), splits.train.examples if splits.train else [],
                            [*splits.dev, *splits.test])
     refuse_held_out(sources)
@@ -205,22 +129,28 @@ def optimize(request: OptimizeRequest, retriever: Retriever | None, reader: Read
     def build(knobs: dict[str, Any], split: str = "dev") -> dspy.Module:
         return base(knobs, state, split)
 
+    return PreparedPrograms(space, defaults, state, sources, train_examples, build)
+
+
+def search(request: OptimizeRequest, prepared: PreparedPrograms,
+           say: Callable[[str], None]) -> tuple[optuna.Study, Objective, int, list[dict[str, Any]]]:
+    """Step 2: the study over the knobs on dev (trial 0 the profile's setting, or every point of a paper's grid);
+    returns it with its objective, the distinct settings it finished and the trials the cost cap stopped."""
+    splits, place, stopping = request.splits, request.place, request.pruning
     directions: list[Direction] = ["maximize" if request.metric.higher_is_better else "minimize"]
-    directions += ["minimize" for name in request.objectives[1:]]
-    unknown = [name for name in request.objectives[1:] if name not in COST_OBJECTIVES]
-    if unknown:
-        raise ValueError(f"unknown cost objective {unknown}; use {', '.join(COST_OBJECTIVES)}")
+    directions += ["minimize" for _ in request.objectives[1:]]
     study = open_study(place.name, place.storage, directions, seed=request.seed,
                        heartbeat_s=place.heartbeat_s, grace_s=place.grace_s,
                        prune_startup=stopping.startup, pruner=stopping.pruner, grid=request.grid)
     if not request.grid:
-        enqueue_paper_trial(study, defaults)
-    objective = Objective(build, space, splits.dev, request.metric, place.folder / "settings",
+        enqueue_paper_trial(study, prepared.defaults)
+    state = prepared.state
+    objective = Objective(prepared.build, prepared.space, splits.dev, request.metric, place.folder / "settings",
                           objectives=request.objectives, threads=request.threads, slices=stopping.slices,
                           progress=request.progress, demos_key=state_fingerprint(state) if state else None,
-                          max_calls_per_question=stopping.max_calls_per_question, reference=defaults,
+                          max_calls_per_question=stopping.max_calls_per_question, reference=prepared.defaults,
                           **setting_meta_of(request, splits.dev_name))
-    say(f"study {place.name}: {request.trials} trials over {', '.join(space)} on {len(splits.dev)} dev "
+    say(f"study {place.name}: {request.trials} trials over {', '.join(prepared.space)} on {len(splits.dev)} dev "
         f"questions ({place.storage})")
     settings = run_trials(study, objective, grid_points(request.grid) if request.grid else request.trials)
     capped = capped_trials(study)
@@ -230,35 +160,50 @@ def optimize(request: OptimizeRequest, retriever: Retriever | None, reader: Read
     if settings < request.trials:
         say(f"the search space gave {settings} distinct settings in {len(study.trials)} trials, short of "
             f"{request.trials}: widen the ranges or fix fewer knobs")
+    return study, objective, settings, capped
 
-    multi = len(directions) > 1
+
+def choose(request: OptimizeRequest, study: optuna.Study, objective: Objective, settings: int,
+           say: Callable[[str], None]) -> Choice:
+    """Step 3: the trial to keep (the best on dev, or under ``guarded`` the profile's unless the lead survives
+    selection among ``settings``), the Pareto front of a multi-objective study, and the unpruned check."""
+    multi = len(request.objectives) > 1  # a metric and costs: a Pareto front, no single best
     pruning = None
-    if stopping.unpruned_check and not multi:
+    if request.pruning.unpruned_check and not multi:
         say("finishing every pruned trial on all of dev, to see what pruning saved and changed ...")
-        pruning = check_pruning(study, splits.dev, request.metric.name, lambda knobs: objective.log_for(knobs).rows,
-                                objective.finish, maximize=request.metric.higher_is_better)
+        pruning = check_pruning(study, request.splits.dev, request.metric.name,
+                                lambda knobs: objective.log_for(knobs).rows, objective.finish,
+                                maximize=request.metric.higher_is_better)
         say(pruning.line())
     pareto = [{"number": t.number, "params": t.params, "values": t.values} for t in study.best_trials] if multi else []
     best = max(study.best_trials, key=lambda t: t.values[0]) if multi else study.best_trial
     paper_trial = find_paper_trial(study)
-    choice = None
+    rule = None
     if request.choose == "guarded" and paper_trial and not multi and paper_trial.number != best.number:
         guarded = guarded_choice_of_rows(objective.log_for(paper_trial.params).rows,
                                          objective.log_for(best.params).rows, request.metric.name, settings,
                                          request.metric.higher_is_better)
-        choice = {"rule": "guarded", "dev_best_trial": best.number, **guarded.to_dict()}
+        rule = {"rule": "guarded", "dev_best_trial": best.number, **guarded.to_dict()}
         say(f"guarded choice: trial {best.number} leads trial {paper_trial.number} (the {request.profile} profile) "
-            "on "
-            f"dev by {100 * guarded.diff:+.1f} "
+            f"on dev by {100 * guarded.diff:+.1f} "
             f"[{100 * guarded.low:+.1f}, {100 * guarded.high:+.1f}] at {100 * guarded.level:.1f}%; "
             + ("it is chosen" if guarded.takes_best else f"trial {paper_trial.number} is kept"))
         best = best if guarded.takes_best else paper_trial
+    return Choice(best, paper_trial, pareto, pruning, rule)
+
+
+def finish(request: OptimizeRequest, prepared: PreparedPrograms, study: optuna.Study, objective: Objective,
+           choice: Choice, settings: int, capped: list[dict[str, Any]], start: float,
+           say: Callable[[str], None]) -> OptimizeResult:
+    """Step 4: the chosen setting (and the profile's) scored on test, the program saved with its manifest, the
+    plots drawn and ``summary.json`` written."""
+    splits, place = request.splits, request.place
+    best, paper_trial = choice.best, choice.paper_trial
     knobs = {**request.fixed, **best.params}
-    program = build(best.params)
     calls = {"dev_best": best.user_attrs.get("lm_calls_per_q", 0.0)}
     if paper_trial:
         calls["dev_default"] = paper_trial.user_attrs.get("lm_calls_per_q", 0.0)
-    test_scores, test_paper = score_on_test(request, build, best, paper_trial, calls, say)
+    test_scores, test_paper = score_on_test(request, prepared.build, best, paper_trial, calls, say)
     logs = {"dev_best": objective.log_for(best.params).path}
     if paper_trial:
         logs["dev_default"] = objective.log_for(paper_trial.params).path
@@ -269,8 +214,9 @@ def optimize(request: OptimizeRequest, retriever: Retriever | None, reader: Read
                                                           else f"best-{best.number}.jsonl")
     relative = {key: os.path.relpath(path, place.folder) for key, path in logs.items()}  # the folder moves whole
     lm_calls, hits, answering = study_costs(place.folder)
+    train_examples = prepared.train_examples
     program_dir = save_program(
-        place.folder / "program", program, request.method, knobs, metric=request.metric.name,
+        place.folder / "program", prepared.build(best.params), request.method, knobs, metric=request.metric.name,
         dataset=splits.dev_name, dev_hash=split_hash(splits.dev), dev_n=len(splits.dev),
         train_hash=split_hash(train_examples) if train_examples else None, train_n=len(train_examples),
         test_hash=split_hash(splits.test) if splits.test else None, demos=request.demos.teleprompter,
@@ -278,7 +224,7 @@ def optimize(request: OptimizeRequest, retriever: Retriever | None, reader: Read
         study=place.name, storage=place.storage, best_trial=best.number,
         before=paper_trial.values[0] if paper_trial else None, after=best.values[0], test=test_scores,
         test_paper=test_paper,
-        objectives=list(request.objectives), profile=request.profile, demo_sources=sources,
+        objectives=list(request.objectives), profile=request.profile, demo_sources=prepared.sources,
         **({"task": request.task.name} if request.task and request.task.name != DEFAULT_TASK else {}))
     plots = save_plots(study, place.folder / "plots", request.metric.name,
                        [request.metric.name, *request.objectives[1:]])
@@ -286,30 +232,14 @@ def optimize(request: OptimizeRequest, retriever: Retriever | None, reader: Read
     if front:
         plots["cost_front"] = plot_cost_front(front, place.folder / "plots" / "cost-front.png", request.metric.name)
     result = OptimizeResult(knobs=knobs, best_value=best.values[0],
-                            default_value=paper_trial.values[0] if paper_trial else None, pareto=pareto,
+                            default_value=paper_trial.values[0] if paper_trial else None, pareto=choice.pareto,
                             test_scores=test_scores, cache_hit_rate=hits / lm_calls if lm_calls else 0.0,
                             seconds=time.perf_counter() - start, program_dir=program_dir, plots=plots,
                             trials=len(study.trials), test_default_scores=test_paper, calls_per_question=calls,
-                            answering_seconds=answering, settings=settings, pruning=pruning, cost_front=front,
-                            logs=relative,
-                            choice=choice, capped=capped)
+                            answering_seconds=answering, settings=settings, pruning=choice.pruning,
+                            cost_front=front, logs=relative, choice=choice.rule, capped=capped)
     write_summary(request, result, best.number, paper_trial.number if paper_trial else None)
     return result
-
-
-def grid_points(grid: dict[str, list[Any]]) -> int:
-    points = 1
-    for values in grid.values():
-        points *= len(values)
-    return points
-
-
-def check_budget(trials: int, demos: str, demo_threshold: float) -> None:
-    """Refuse a run that could not do its work, before anything is loaded or written."""
-    if trials < 1:
-        raise ValueError(f"trials must be at least 1, got {trials}")
-    if demos != "none":
-        check_demo_threshold(demo_threshold)
 
 
 def demos_state(request: OptimizeRequest, papers_program: dspy.Module,

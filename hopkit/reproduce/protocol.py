@@ -161,16 +161,16 @@ def demonstration_sample(train: Dataset | None, prompt_set: int) -> Dataset | No
 def _tune(request: ReproduceRequest, grid: dict[str, list[Any]], train: Dataset | None, tune: list, tune_name: str,
           retriever: Any, reader: Any, prompt_set: int, say: Callable[[str], None]):
     from hopkit.optimize.objective import Objective
-    from hopkit.optimize.runner import (
+    from hopkit.optimize.request import (
         DemoSettings,
         OptimizeRequest,
         PruningSettings,
         Splits,
         StudyPlace,
         grid_points,
-        optimize,
         setting_meta_of,
     )
+    from hopkit.optimize.runner import optimize
     from hopkit.optimize.study import sqlite_url
     from hopkit.reproduce.shared_work import answer_shared
 
