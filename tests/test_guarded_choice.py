@@ -138,3 +138,20 @@ def test_an_unknown_choice_rule_is_refused_before_the_study_starts(tmp_path):
     with pytest.raises(ValueError, match="unknown choice rule 'luckiest'; use best or guarded"):
         optimize(replace(request(tmp_path, "sqlite:///:memory:", trials=1), choose="luckiest"), TableRetriever(), None)
     assert not (tmp_path / "settings").exists()
+
+
+def test_an_unknown_cost_objective_is_refused_before_the_demonstrations_or_the_study(tmp_path, monkeypatch):
+    from dataclasses import replace
+
+    from optimize_worker import TableRetriever, request
+
+    from hopkit.optimize import runner
+
+    def no_programs(*args, **kwargs):
+        raise AssertionError("programs were built before the request was checked")
+
+    monkeypatch.setattr(runner, "prepare_programs", no_programs)
+    with pytest.raises(ValueError, match=r"unknown cost objective \['latency'\]; use "):
+        runner.optimize(replace(request(tmp_path, "sqlite:///:memory:", trials=1), objectives=("metric", "latency")),
+                        TableRetriever(), None)
+    assert not (tmp_path / "settings").exists()
