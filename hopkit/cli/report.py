@@ -130,8 +130,7 @@ def cmd_compare(args: argparse.Namespace) -> None:
         held = [m for m in run.metrics if all(m in (r.get("metrics") or {}) for r in rows_b.values())]
         metrics = held or None
     result = compare_runs(rows_a, rows_b, metrics, args.samples, args.seed)
-    text = format_comparison(result, str(args.run_a), str(args.run_b), args.show).split("\n")
-    text.insert(3, differences_line(args.run_a, args.run_b))  # what the difference measures, under A, B and n
-    print_tables("\n".join(text), args)
+    print_tables(format_comparison(result, str(args.run_a), str(args.run_b), args.show,
+                                   settings=differences_line(args.run_a, args.run_b)), args)
     if args.by_form:
         print_tables(format_form_split(rows_a, rows_b, args.by_form, args.samples, args.seed), args)

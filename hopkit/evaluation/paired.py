@@ -149,10 +149,14 @@ def format_form_split(rows_a: dict[str, dict], rows_b: dict[str, dict], metric: 
     return "\n".join(lines)
 
 
-def format_comparison(result: Comparison, label_a: str, label_b: str, show: int = 50) -> str:
+def format_comparison(result: Comparison, label_a: str, label_b: str, show: int = 50,
+                      settings: str | None = None) -> str:
+    """The paired table and the questions the runs disagree on; ``settings``, a line naming what the two runs
+    differ in (hopkit.report.setting_diff), goes under the header, since it says what the difference measures."""
     lines = [f"A = {label_a}", f"B = {label_b}",
              f"{result.n} shared questions" + (f" ({result.only_a} only in A, {result.only_b} only in B)"
                                                if result.only_a or result.only_b else ""),
+             *([settings] if settings else []),
              "", "| metric | A | B | B - A | 95% CI (paired bootstrap) |", "|---|---|---|---|---|"]
     for d in result.differences:
         mark = " *" if d.significant else ""
