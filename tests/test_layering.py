@@ -26,6 +26,16 @@ def test_no_core_module_imports_evaluation():
     assert offenders == []
 
 
+def test_evaluation_imports_nothing_built_on_it():
+    """Evaluation answers questions and scores them; the report, optimizer, reproduce protocol and CLI sit on top of
+    it (an ablation's tables and chart are written by hopkit.report.ablation_outputs)."""
+    root = Path(hopkit.__file__).parent / "evaluation"
+    above = ("hopkit.report", "hopkit.optimize", "hopkit.reproduce", "hopkit.cli", "hopkit.calibration", "hopkit.api")
+    offenders = [f"{path.name}: {name}" for path in sorted(root.rglob("*.py")) for name in _imports(path)
+                 if name.startswith(above)]
+    assert offenders == []
+
+
 def test_the_text_package_is_a_leaf():
     root = Path(hopkit.__file__).parent / "text"
     for path in root.glob("*.py"):
