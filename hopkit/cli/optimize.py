@@ -4,7 +4,9 @@ once on a test split, over the parts ``hopkit eval`` opens from the same flags (
 from __future__ import annotations
 
 import argparse
+from collections.abc import Mapping
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from hopkit.cli.components import (
     add_lm_flags,
@@ -18,6 +20,11 @@ from hopkit.errors import InputError
 from hopkit.optimize.guarded_choice import CHOICE_RULES
 from hopkit.paths import runs_dir, slug
 from hopkit.spec import RunSpec
+
+if TYPE_CHECKING:
+    from hopkit.optimize.request import OptimizeRequest, OptimizeResult
+    from hopkit.retrieval.protocol import Retriever
+    from hopkit.run_parts import RunParts
 
 
 # ``hopkit optimize``'s settings that a study gives in its file (--config STUDY.toml), so that the command keeps to
@@ -98,67 +105,89 @@ def optimize_spec(args: argparse.Namespace, fixed: dict, n_dev: int) -> RunSpec:
 
 
 def cmd_optimize(args: argparse.Namespace) -> None:
-    from dataclasses import replace
-
     from hopkit.cli.study_file import apply_study_file
+    from hopkit.optimize.runner import optimize
 
     apply_study_file(args, required=("method",))
-    from hopkit.evaluation.metrics import get_metric
+    fixed, params, objectives = checked_flags(args)
+    request, parts, split_retrievers = study_request(args, fixed, params, objectives)
+    if args.quiet:  # optuna's own log says each trial at INFO
+        import optuna
+
+        optuna.logging.set_verbosity(optuna.logging.WARNING)
+    try:
+        result = optimize(request, parts.retriever, parts.reader, split_retrievers=split_retrievers)
+    except ValueError as error:
+        raise InputError(str(error)) from None
+    print_result(result, request.metric.name, args.profile)
+
+
+def checked_flags(args: argparse.Namespace) -> tuple[dict[str, Any], list[str] | None, list[str]]:
+    """The fixed knobs, the knobs to tune and the objectives, each refused here when wrong, before anything loads.
+    ``--objectives`` sets ``args.metric`` to its first name."""
+    from hopkit.evaluation.metrics import METRICS, get_metric
     from hopkit.optimize.objective import check_cap
+    from hopkit.optimize.request import check_budget
+    from hopkit.optimize.search_space import search_space
+    from hopkit.optimize.study import make_pruner
+    from hopkit.programs.registry import check_knobs, get_method
+
+    try:
+        check_budget(args.trials, args.demos, args.demo_threshold)
+        make_pruner(args.pruner, args.prune_startup)
+        check_cap(args.max_calls_per_question)
+    except ValueError as error:
+        raise InputError(str(error)) from None
+    get_method(args.method)
+    if args.metric is not None:
+        get_metric(args.metric)
+    params = [p.strip() for p in args.params.split(",")] if args.params else None
+    fixed = check_knobs(args.method, parse_knobs(args.set))
+    search_space(args.method, params, fixed)
+    objectives = ["metric"]
+    if args.objectives:
+        names = [n.strip() for n in args.objectives.split(",") if n.strip()]
+        if names[0] != (args.metric or names[0]) or names[0] not in METRICS:
+            first = args.metric or "f1"
+            raise InputError(f"--objectives must start with the metric ({first}), e.g. {first},lm_calls")
+        args.metric = names[0]
+        objectives += names[1:]
+    return fixed, params, objectives
+
+
+def study_request(args: argparse.Namespace, fixed: dict[str, Any], params: list[str] | None,
+                  objectives: list[str]) -> tuple[OptimizeRequest, RunParts, Mapping[str, Retriever | None]]:
+    """The splits loaded, the study's folder and storage checked, the parts eval would open from the same flags,
+    and the request over them, with each split's own retriever where it has its own paragraphs."""
+    import functools
+    from dataclasses import replace
+
+    from hopkit.evaluation.metrics import get_metric
+    from hopkit.optimize.demos import RUN_ON_TRAIN
     from hopkit.optimize.request import (
         DemoSettings,
         OptimizeRequest,
         PruningSettings,
         Splits,
         StudyPlace,
-        check_budget,
         check_study_place,
     )
-    from hopkit.optimize.runner import optimize
-    from hopkit.optimize.search_space import search_space
-    from hopkit.optimize.study import check_storage, make_pruner, sqlite_url
-    from hopkit.programs.registry import check_knobs, get_method
+    from hopkit.optimize.splits import load_splits, split_spec
+    from hopkit.optimize.study import check_storage, sqlite_url
+    from hopkit.programs.registry import get_method
     from hopkit.run_parts import open_parts
     from hopkit.tasks import get_task, tuned_metric
 
-    try:
-        check_budget(args.trials, args.demos, args.demo_threshold)
-        make_pruner(args.pruner, args.prune_startup)  # a bad pruner or startup fails here, before anything loads
-        check_cap(args.max_calls_per_question)
-    except ValueError as error:
-        raise InputError(str(error)) from None
-    method = get_method(args.method)
-    if args.metric is not None:
-        get_metric(args.metric)  # an unknown name is refused before anything loads
-    params = [p.strip() for p in args.params.split(",")] if args.params else None
-    fixed = check_knobs(args.method, parse_knobs(args.set))  # bad knobs fail here, before anything loads
-    search_space(args.method, params, fixed)
-    objectives = ["metric"]
-    if args.objectives:
-        names = [n.strip() for n in args.objectives.split(",") if n.strip()]
-        from hopkit.evaluation.metrics import METRICS
-
-        if names[0] != (args.metric or names[0]) or names[0] not in METRICS:
-            first = args.metric or "f1"
-            raise InputError(f"--objectives must start with the metric ({first}), e.g. {first},lm_calls")
-        args.metric = names[0]
-        objectives += names[1:]
-    import functools
-
-    from hopkit.optimize.demos import RUN_ON_TRAIN
-    from hopkit.optimize.splits import load_splits, split_spec
-
     load = functools.cache(load_dataset)  # the test split's dataset is read again below, for its corpus
     train, dev, picked = load_splits(
-        args.train or f"{args.dataset}:train" if (args.demos != "none" or method.uses_demos) else None,
-        args.dev or f"{args.dataset}:dev", args.test, load, n_dev=args.n_dev, n_test=args.n_test)
+        args.train or f"{args.dataset}:train" if (args.demos != "none" or get_method(args.method).uses_demos)
+        else None, args.dev or f"{args.dataset}:dev", args.test, load, n_dev=args.n_dev, n_test=args.n_test)
     task = get_task(args.task or dev.task)
     metric = get_metric(args.metric or tuned_metric(task))
     study = args.study or slug(f"{args.method}-{dev.name}-{metric.name}-{args.demos}-{args.lm}")
     folder = args.out or runs_dir() / "optimize" / study
     check_study_place(folder)  # before anything is made or loads
     storage = args.storage or sqlite_url(folder / "study.db")
-    place = StudyPlace(folder, storage, study)
     check_storage(storage)
     run_spec = optimize_spec(args, fixed, len(picked["dev"]))
     # the retriever, reader, LM and task eval opens from the same flags; the demonstrations are the study's own
@@ -170,30 +199,25 @@ def cmd_optimize(args: argparse.Namespace) -> None:
     request = OptimizeRequest(
         method=args.method, metric=metric,
         splits=Splits(train, picked["dev"], dev.name, test=picked["test"], train_n=args.n_train),
-        place=place, trials=args.trials,
+        place=StudyPlace(folder, storage, study), trials=args.trials,
         demos=DemoSettings(args.demos, args.demo_threshold),
         pruning=PruningSettings(args.pruner, args.slices, args.prune_startup, args.max_calls_per_question,
                                 args.unpruned_check),
         profile=args.profile, objectives=objectives, fixed=fixed, params=params, choose=args.choose, seed=args.seed,
         threads=args.threads, progress=not args.quiet, run_spec=replace(run_spec, retriever=parts.backend),
         task=parts.task, retriever_choice=parts.retriever_choice)
-    if args.quiet:  # optuna's own log says each trial at INFO
-        import optuna
+    return request, parts, split_retrievers
 
-        optuna.logging.set_verbosity(optuna.logging.WARNING)
-    try:
-        result = optimize(request, parts.retriever, parts.reader, split_retrievers=split_retrievers)
-    except ValueError as error:
-        raise InputError(str(error)) from None
+
+def print_result(result: OptimizeResult, metric: str, profile: str) -> None:
     before = f"{result.default_value:.4f}" if result.default_value is not None else "n/a"
     print(f"trials: {result.trials} ({result.settings} distinct settings); "
-          f"{metric.name} on dev: trial 0 ({args.profile} profile) {before} -> best {result.best_value:.4f}")
+          f"{metric} on dev: trial 0 ({profile} profile) {before} -> best {result.best_value:.4f}")
     print(f"best knobs: {result.knobs}")
     if result.test_scores:
-        default = result.test_default_scores.get(metric.name)
+        default = result.test_default_scores.get(metric)
         before = "n/a" if default is None else f"{default:.4f}"
-        print(f"{metric.name} on test: trial 0 ({args.profile} profile) {before} -> "
-              f"best {result.test_scores[metric.name]:.4f}")
+        print(f"{metric} on test: trial 0 ({profile} profile) {before} -> best {result.test_scores[metric]:.4f}")
     calls = ", ".join(f"{where} {value:.2f}" for where, value in result.calls_per_question.items())
     print(f"LM calls per question: {calls}")
     for point in result.pareto:
