@@ -51,6 +51,8 @@ _EXPORTS = {
     # a run declared once, as ``hopkit eval`` runs it (docs/python-api.md, "A run from its spec")
     "RunSpec": "hopkit.spec",
     "run_eval": "hopkit.run",
+    "StudySpec": "hopkit.optimize.study_spec",
+    "run_optimize": "hopkit.run_optimize",
     "open_parts": "hopkit.run_parts",
     # metrics: by name (get_metric("f1"), each callable as a DSPy metric), and the string-level scores
     "get_metric": "hopkit.evaluation.metrics",
@@ -69,6 +71,7 @@ if TYPE_CHECKING:
     from hopkit.knobs.knob import Knob
     from hopkit.knobs.values import program_knobs
     from hopkit.optimize.saved import load_program
+    from hopkit.optimize.study_spec import StudySpec
     from hopkit.programs.baselines import NoR, OneR
     from hopkit.programs.ircot import IRCoT
     from hopkit.programs.iter_retgen import IterRetGen
@@ -83,6 +86,10 @@ if TYPE_CHECKING:
     from hopkit.reader.extractive import ExtractiveReader
     from hopkit.reader.lm_reader import LMReader
     from hopkit.retrieval.bm25 import BM25Retriever as BM25
+    from hopkit.run import run_eval
+    from hopkit.run_optimize import run_optimize
+    from hopkit.run_parts import open_parts
+    from hopkit.spec import RunSpec
     from hopkit.variants import Variant
 
 

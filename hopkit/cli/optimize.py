@@ -4,27 +4,22 @@ once on a test split, over the parts ``hopkit eval`` opens from the same flags (
 from __future__ import annotations
 
 import argparse
-from collections.abc import Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from hopkit.cli.components import (
     add_lm_flags,
     add_profile_flag,
     configure_lm,
-    load_dataset,
-    parse_knobs,
 )
 from hopkit.cli.study_file import FileSetting, add_study_file_flag, flags_as_file_settings
 from hopkit.errors import InputError
 from hopkit.optimize.guarded_choice import CHOICE_RULES
-from hopkit.paths import runs_dir, slug
 from hopkit.spec import RunSpec
 
 if TYPE_CHECKING:
-    from hopkit.optimize.request import OptimizeRequest, OptimizeResult
-    from hopkit.retrieval.protocol import Retriever
-    from hopkit.run_parts import RunParts
+    from hopkit.optimize.request import OptimizeResult
+    from hopkit.optimize.study_spec import StudySpec
 
 
 # ``hopkit optimize``'s settings that a study gives in its file (--config STUDY.toml), so that the command keeps to
@@ -94,119 +89,50 @@ def add_parsers(verbs: argparse._SubParsersAction) -> None:
     opt.set_defaults(run=cmd_optimize)
 
 
-def optimize_spec(args: argparse.Namespace, fixed: dict, n_dev: int) -> RunSpec:
-    """The run spec of a study's dev runs, as eval would write it: the dev split, the LM and retriever flags, the
-    profile and the fixed knobs (each setting's log adds its own)."""
+def optimize_specs(args: argparse.Namespace) -> tuple[RunSpec, StudySpec]:
+    """The run spec of a study's dev runs, as eval would write it (the dev split, the LM and retriever flags, the
+    profile and the fixed knobs; each setting's log adds its own), and the study spec from the other flags and the
+    study file. ``--objectives`` names the metric first, then the costs."""
     from dataclasses import replace
 
     from hopkit.cli.run_spec import spec_from_flags
+    from hopkit.evaluation.metrics import METRICS
+    from hopkit.optimize.study_spec import StudySpec
+    from hopkit.programs.registry import get_method
 
-    return replace(spec_from_flags(args), dataset=args.dev or f"{args.dataset}:dev", n=n_dev, knobs=fixed, out=None)
-
-
-def cmd_optimize(args: argparse.Namespace) -> None:
-    from hopkit.cli.study_file import apply_study_file
-    from hopkit.optimize.runner import optimize
-
-    apply_study_file(args, required=("method",))
-    fixed, params, objectives = checked_flags(args)
-    request, parts, split_retrievers = study_request(args, fixed, params, objectives)
-    if args.quiet:  # optuna's own log says each trial at INFO
-        import optuna
-
-        optuna.logging.set_verbosity(optuna.logging.WARNING)
-    try:
-        result = optimize(request, parts.retriever, parts.reader, split_retrievers=split_retrievers)
-    except ValueError as error:
-        raise InputError(str(error)) from None
-    print_result(result, request.metric.name, args.profile)
-
-
-def checked_flags(args: argparse.Namespace) -> tuple[dict[str, Any], list[str] | None, list[str]]:
-    """The fixed knobs, the knobs to tune and the objectives, each refused here when wrong, before anything loads.
-    ``--objectives`` sets ``args.metric`` to its first name."""
-    from hopkit.evaluation.metrics import METRICS, get_metric
-    from hopkit.optimize.objective import check_cap
-    from hopkit.optimize.request import check_budget
-    from hopkit.optimize.search_space import search_space
-    from hopkit.optimize.study import make_pruner
-    from hopkit.programs.registry import check_knobs, get_method
-
-    try:
-        check_budget(args.trials, args.demos, args.demo_threshold)
-        make_pruner(args.pruner, args.prune_startup)
-        check_cap(args.max_calls_per_question)
-    except ValueError as error:
-        raise InputError(str(error)) from None
-    get_method(args.method)
-    if args.metric is not None:
-        get_metric(args.metric)
-    params = [p.strip() for p in args.params.split(",")] if args.params else None
-    fixed = check_knobs(args.method, parse_knobs(args.set))
-    search_space(args.method, params, fixed)
-    objectives = ["metric"]
+    metric, costs = args.metric, ()
     if args.objectives:
         names = [n.strip() for n in args.objectives.split(",") if n.strip()]
         if names[0] != (args.metric or names[0]) or names[0] not in METRICS:
             first = args.metric or "f1"
             raise InputError(f"--objectives must start with the metric ({first}), e.g. {first},lm_calls")
-        args.metric = names[0]
-        objectives += names[1:]
-    return fixed, params, objectives
+        metric, costs = names[0], tuple(names[1:])
+    needs_train = args.demos != "none" or get_method(args.method).uses_demos
+    spec = replace(spec_from_flags(args), dataset=args.dev or f"{args.dataset}:dev", n=None, questions=None,
+                   out=None)
+    study = StudySpec(
+        train=(args.train or f"{args.dataset}:train") if needs_train else None, test=args.test,
+        n_train=args.n_train, n_dev=args.n_dev, n_test=args.n_test, metric=metric, costs=costs, demos=args.demos,
+        demo_threshold=args.demo_threshold, trials=args.trials,
+        params=tuple(p.strip() for p in args.params.split(",")) if args.params else None,
+        max_calls_per_question=args.max_calls_per_question, pruner=args.pruner, slices=args.slices,
+        prune_startup=args.prune_startup, unpruned_check=args.unpruned_check, choose=args.choose, seed=args.seed,
+        storage=args.storage, name=args.study, out=str(args.out) if args.out else None, progress=not args.quiet)
+    return spec, study
 
 
-def study_request(args: argparse.Namespace, fixed: dict[str, Any], params: list[str] | None,
-                  objectives: list[str]) -> tuple[OptimizeRequest, RunParts, Mapping[str, Retriever | None]]:
-    """The splits loaded, the study's folder and storage checked, the parts eval would open from the same flags,
-    and the request over them, with each split's own retriever where it has its own paragraphs."""
-    import functools
-    from dataclasses import replace
+def cmd_optimize(args: argparse.Namespace) -> None:
+    from hopkit.cli.study_file import apply_study_file
+    from hopkit.run_optimize import run_optimize
 
-    from hopkit.evaluation.metrics import get_metric
-    from hopkit.optimize.demos import RUN_ON_TRAIN
-    from hopkit.optimize.request import (
-        DemoSettings,
-        OptimizeRequest,
-        PruningSettings,
-        Splits,
-        StudyPlace,
-        check_study_place,
-    )
-    from hopkit.optimize.splits import load_splits, split_spec
-    from hopkit.optimize.study import check_storage, sqlite_url
-    from hopkit.programs.registry import get_method
-    from hopkit.run_parts import open_parts
-    from hopkit.tasks import get_task, tuned_metric
+    apply_study_file(args, required=("method",))
+    spec, study = optimize_specs(args)
+    if args.quiet:  # optuna's own log says each trial at INFO
+        import optuna
 
-    load = functools.cache(load_dataset)  # the test split's dataset is read again below, for its corpus
-    train, dev, picked = load_splits(
-        args.train or f"{args.dataset}:train" if (args.demos != "none" or get_method(args.method).uses_demos)
-        else None, args.dev or f"{args.dataset}:dev", args.test, load, n_dev=args.n_dev, n_test=args.n_test)
-    task = get_task(args.task or dev.task)
-    metric = get_metric(args.metric or tuned_metric(task))
-    study = args.study or slug(f"{args.method}-{dev.name}-{metric.name}-{args.demos}-{args.lm}")
-    folder = args.out or runs_dir() / "optimize" / study
-    check_study_place(folder)  # before anything is made or loads
-    storage = args.storage or sqlite_url(folder / "study.db")
-    check_storage(storage)
-    run_spec = optimize_spec(args, fixed, len(picked["dev"]))
-    # the retriever, reader, LM and task eval opens from the same flags; the demonstrations are the study's own
-    parts = open_parts(run_spec, dev, demos=False, configure_lm=lambda: configure_lm(args))
-    # a split from another file or hub split retrieves from its own paragraphs, not dev's
-    split_retrievers = {
-        **({"train": parts.retriever_for(train, "train")} if train is not None and args.demos in RUN_ON_TRAIN else {}),
-        **({"test": parts.retriever_for(load(split_spec(args.test)[0]), "test")} if args.test else {})}
-    request = OptimizeRequest(
-        method=args.method, metric=metric,
-        splits=Splits(train, picked["dev"], dev.name, test=picked["test"], train_n=args.n_train),
-        place=StudyPlace(folder, storage, study), trials=args.trials,
-        demos=DemoSettings(args.demos, args.demo_threshold),
-        pruning=PruningSettings(args.pruner, args.slices, args.prune_startup, args.max_calls_per_question,
-                                args.unpruned_check),
-        profile=args.profile, objectives=objectives, fixed=fixed, params=params, choose=args.choose, seed=args.seed,
-        threads=args.threads, progress=not args.quiet, run_spec=replace(run_spec, retriever=parts.backend),
-        task=parts.task, retriever_choice=parts.retriever_choice)
-    return request, parts, split_retrievers
+        optuna.logging.set_verbosity(optuna.logging.WARNING)
+    result = run_optimize(spec, study, api_key=args.api_key, configure_lm=lambda: configure_lm(args))
+    print_result(result, result.metric, args.profile)
 
 
 def print_result(result: OptimizeResult, metric: str, profile: str) -> None:

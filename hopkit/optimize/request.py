@@ -137,6 +137,7 @@ class OptimizeResult:
     logs: dict[str, str] = field(default_factory=dict)  # dev/test x best/default: the run logs behind the figures
     choice: dict[str, Any] | None = None  # with choose = guarded: the corrected dev interval and what it kept
     capped: list[dict[str, Any]] = field(default_factory=list)  # trials stopped over --max-calls-per-question
+    metric: str = ""  # the metric the study tuned, by name
 
 
 def grid_points(grid: dict[str, list[Any]]) -> int:

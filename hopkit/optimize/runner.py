@@ -237,7 +237,8 @@ def finish(request: OptimizeRequest, prepared: PreparedPrograms, study: optuna.S
                             seconds=time.perf_counter() - start, program_dir=program_dir, plots=plots,
                             trials=len(study.trials), test_default_scores=test_paper, calls_per_question=calls,
                             answering_seconds=answering, settings=settings, pruning=choice.pruning,
-                            cost_front=front, logs=relative, choice=choice.rule, capped=capped)
+                            cost_front=front, logs=relative, choice=choice.rule, capped=capped,
+                            metric=request.metric.name)
     write_summary(request, result, best.number, paper_trial.number if paper_trial else None)
     return result
 
