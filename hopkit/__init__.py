@@ -52,7 +52,7 @@ _EXPORTS = {
     "RunSpec": "hopkit.spec",
     "run_eval": "hopkit.run",
     "StudySpec": "hopkit.optimize.study_spec",
-    "run_optimize": "hopkit.run_optimize",
+    "run_optimize": "hopkit.run_study",
     "open_parts": "hopkit.run_parts",
     # metrics: by name (get_metric("f1"), each callable as a DSPy metric), and the string-level scores
     "get_metric": "hopkit.evaluation.metrics",
@@ -87,8 +87,8 @@ if TYPE_CHECKING:
     from hopkit.reader.lm_reader import LMReader
     from hopkit.retrieval.bm25 import BM25Retriever as BM25
     from hopkit.run import run_eval
-    from hopkit.run_optimize import run_optimize
     from hopkit.run_parts import open_parts
+    from hopkit.run_study import run_optimize
     from hopkit.spec import RunSpec
     from hopkit.variants import Variant
 

@@ -83,3 +83,12 @@ def test_python_and_the_cli_build_the_same_program(hopkit_home, method, cls, pro
     assert from_cli.dump_state() == from_python.dump_state()
     assert from_cli.knobs == from_python.knobs
     assert any(predictor.demos for _, predictor in from_python.named_predictors())
+
+
+def test_no_exported_name_is_shadowed_by_a_submodule_of_that_name():
+    """Importing ``hopkit.X`` sets the package's attribute ``X`` to the module: an exported function named like a
+    module would then resolve to the module in any process that imported it first (the CLI does)."""
+    import pkgutil
+
+    modules = {info.name for info in pkgutil.iter_modules(hopkit.__path__)}
+    assert sorted(set(hopkit.__all__) & modules) == []
