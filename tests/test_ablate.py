@@ -88,3 +88,32 @@ def test_each_variant_records_the_demonstrations_its_own_profile_read(scripted, 
     # OneR reads zero-shot under hopkit's profile and with the paper's few-shot reader under paper's
     assert recorded["hopkit"]["demos_from"] == "none" and recorded["paper"]["demos_from"] == "bundled:train"
     assert recorded["paper"]["profile"] == "paper" and recorded["paper"]["retriever"] == "bm25"
+
+
+def test_an_ablation_from_python_runs_the_commands_code_and_writes_the_same_tables(scripted, tmp_path, capsys):
+    import hopkit
+    from hopkit.cli import ablate
+
+    spec = hopkit.RunSpec(method="ircot", dataset="bundled:dev", n=2, retriever="bm25", lm="local/scripted",
+                          knobs={"max_steps": 2}, out=str(tmp_path / "python"))
+    run = hopkit.run_ablation(spec, [hopkit.Variant("full", "ircot"), hopkit.Variant("K=2", "ircot", {"k": 2})],
+                              progress=False, configure_lm=lambda: ablate.configure_lm(None))  # the scripted LM
+    assert main(["ablate", "--method", "ircot", "--dataset", "bundled:dev", "--n", "2", "--retriever", "bm25",
+                 "--lm", "local/scripted", "--set", "max_steps=2", "--variants", "full:;K=2:k=2",
+                 "--out", str(tmp_path / "cli"), "--quiet"]) == 0
+    assert [r.variant.name for r in run.results] == ["full", "K=2"] and run.table.startswith("### ircot ablations")
+    python, cli = (json.loads((tmp_path / side / "summary.json").read_text())["variants"] for side in ("python", "cli"))
+    assert [(v["name"], v["knobs"], v["n"], v["means"], v["errors"]) for v in python] == [
+        (v["name"], v["knobs"], v["n"], v["means"], 0) for v in cli]
+    assert python[0]["means"]["recall@15"] > 0
+    metas = [json.loads((tmp_path / side / "k-2.meta.json").read_text()) for side in ("python", "cli")]
+    assert metas[0]["spec"] == metas[1]["spec"] and metas[0]["spec"]["knobs"] == {"k": 2, "max_steps": 2}
+
+
+def test_an_ablation_from_python_refuses_a_bad_variant_knob_before_anything_loads(hopkit_home, tmp_path):
+    import hopkit
+
+    with pytest.raises(InputError, match="k"):
+        hopkit.run_ablation(hopkit.RunSpec(method="ircot", out=str(tmp_path / "a")),
+                            [hopkit.Variant("full", "ircot"), hopkit.Variant("bad", "ircot", {"k": 99})])
+    assert not (tmp_path / "a").exists()
