@@ -17,7 +17,7 @@ from hopkit.optimize.study_spec import StudySpec
 from hopkit.spec import RunSpec
 
 
-def run_optimize(spec: RunSpec, study: StudySpec | None = None, api_key: str | None = None,
+def run_optimize(spec: RunSpec, study: StudySpec | None = None, api_key: str | None = None, progress: bool = True,
                  say: Callable[[str], None] = print,
                  configure_lm: Callable[[], object] | None = None) -> OptimizeResult:
     """Tune the spec's method on its dev split (``spec.dataset``, ``SPEC[A-B]`` for a range) with the spec's knobs
@@ -83,7 +83,7 @@ def run_optimize(spec: RunSpec, study: StudySpec | None = None, api_key: str | N
                                 study.unpruned_check),
         profile=cast(Profile, spec.profile), objectives=("metric", *study.costs), fixed=dict(spec.knobs),
         params=list(study.params) if study.params is not None else None, choose=study.choose, seed=study.seed,
-        threads=spec.threads, progress=study.progress, run_spec=replace(run_spec, retriever=parts.backend),
+        threads=spec.threads, progress=progress, run_spec=replace(run_spec, retriever=parts.backend),
         task=parts.task, retriever_choice=parts.retriever_choice)
     try:
         return optimize(request, parts.retriever, parts.reader, say=say, split_retrievers=split_retrievers)

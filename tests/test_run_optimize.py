@@ -30,9 +30,9 @@ def test_a_study_from_python_and_from_the_command_line_choose_save_and_record_th
     assert main(["index", "--backend", "bm25", "--dataset", "bundled:dev"]) == 0
     spec = hopkit.RunSpec(method="oner", dataset="bundled:dev[1-4]", retriever="bm25", lm="local/scripted")
     study = hopkit.StudySpec(demos="none", trials=2, params=("k",), test="bundled:test[1-2]", pruner="none",
-                             out=str(tmp_path / "python"), progress=False)
+                             out=str(tmp_path / "python"))
     said = []
-    result = hopkit.run_optimize(spec, study, configure_lm=scripted, say=said.append)
+    result = hopkit.run_optimize(spec, study, progress=False, configure_lm=scripted, say=said.append)
     (tmp_path / "study.toml").write_text('retriever = "bm25"\npruner = "none"\nquiet = true\n')
     assert main(["optimize", "--method", "oner", "--dev", "bundled:dev[1-4]", "--test", "bundled:test[1-2]",
                  "--demos", "none", "--trials", "2", "--params", "k", "--lm", "local/scripted",

@@ -117,7 +117,7 @@ def optimize_specs(args: argparse.Namespace) -> tuple[RunSpec, StudySpec]:
         params=tuple(p.strip() for p in args.params.split(",")) if args.params else None,
         max_calls_per_question=args.max_calls_per_question, pruner=args.pruner, slices=args.slices,
         prune_startup=args.prune_startup, unpruned_check=args.unpruned_check, choose=args.choose, seed=args.seed,
-        storage=args.storage, name=args.study, out=str(args.out) if args.out else None, progress=not args.quiet)
+        storage=args.storage, name=args.study, out=str(args.out) if args.out else None)
     return spec, study
 
 
@@ -131,7 +131,8 @@ def cmd_optimize(args: argparse.Namespace) -> None:
         import optuna
 
         optuna.logging.set_verbosity(optuna.logging.WARNING)
-    result = run_optimize(spec, study, api_key=args.api_key, configure_lm=lambda: configure_lm(args))
+    result = run_optimize(spec, study, api_key=args.api_key, progress=not args.quiet,
+                          configure_lm=lambda: configure_lm(args))
     print_result(result, result.metric, args.profile)
 
 

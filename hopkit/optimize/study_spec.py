@@ -38,7 +38,6 @@ class StudySpec:
     storage: str | None = None  # optuna storage URL (None: SQLite in the study folder)
     name: str | None = None  # the study's name (None: from method, dev split, metric, demos and LM)
     out: str | None = None  # the study folder (None: runs/optimize/<name>)
-    progress: bool = True
 
     def checked(self, method: str, fixed: dict[str, Any]) -> StudySpec:
         """The study spec, or a one-line error for the first setting that cannot run, before anything loads."""
