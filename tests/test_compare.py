@@ -60,6 +60,16 @@ def test_pairing_uses_shared_questions_and_lists_disagreements(tmp_path):
     assert [row["qid"] for row in result.disagreements] == ["q1"]
 
 
+def test_the_disagreements_are_listed_up_to_show_and_counted_alone_at_show_0(tmp_path):
+    a = read_rows(write_log(tmp_path / "a.jsonl", [(0, 0.0)] * 3))
+    b = read_rows(write_log(tmp_path / "b.jsonl", [(1, 1.0)] * 3))
+    result = compare_runs(a, b, samples=200)
+    listed = format_comparison(result, "a", "b", show=1)
+    assert listed.count("\n- q") == 1 and "... and 2 more (--show N)" in listed
+    counted = format_comparison(result, "a", "b", show=0)
+    assert "3 questions where the runs disagree" in counted and "\n- q" not in counted and "more" not in counted
+
+
 def test_cli_prints_the_table_and_rejects_unrelated_logs(tmp_path, capsys):
     a = write_log(tmp_path / "a.jsonl", [(0, 0.0)] * 10)
     b = write_log(tmp_path / "b.jsonl", [(1, 1.0)] * 10)

@@ -123,14 +123,16 @@ def cmd_demo(args: argparse.Namespace) -> None:
     _print_answer(None, prediction, corpus, first.gold_pids)
     print(f"   gold answer: {first.answers[0]}\n")
     print(f"== OneR and IRCoT on the first {args.n} questions (the split's order, none picked) ==")
-    rows = {}
+    rows, logs = {}, {}
     for method, spec in (("oner", replace(base, method="oner")), ("ircot", ircot)):
-        out = runs_dir() / "demo" / f"{method}__{slug(args.lm)}__{args.profile}__{args.max_demos}-demos.jsonl"
-        run = run_eval(replace(spec, out=str(out)), progress=not args.quiet, configure_lm=share_lm)
+        logs[method] = runs_dir() / "demo" / f"{method}__{slug(args.lm)}__{args.profile}__{args.max_demos}-demos.jsonl"
+        run = run_eval(replace(spec, out=str(logs[method])), progress=not args.quiet, configure_lm=share_lm)
         print(format_report(run.report, run.title))
         rows[method] = {row["qid"]: row for row in run.rows}
     comparison = compare_runs(rows["oner"], rows["ircot"], ["em", "f1", "recall@15"], samples=2000)
     print(format_comparison(comparison, "OneR", "IRCoT", show=0))
+    if comparison.disagreements:
+        print(f"each of them, with both answers: hopkit compare {logs['oner']} {logs['ircot']}")
     print(f"runs: {runs_dir() / 'demo'}; at n = {args.n} one question moves a mean by {100 / args.n:.0f} points, so "
           "read the interval, not the difference")
 

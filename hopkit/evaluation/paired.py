@@ -172,7 +172,7 @@ def format_comparison(result: Comparison, label_a: str, label_b: str, show: int 
             scores = "  ".join(f"{k}={v:.2f}" for k, v in row.items() if k.endswith(("_a", "_b")))
             lines.append(f"- {row['qid']}: {row['question'][:90]}\n    gold {row['answers'][:3]} | "
                          f"A: {str(row['a'])[:60]!r} | B: {str(row['b'])[:60]!r} | {scores}")
-        if len(result.disagreements) > show:
+        if len(result.disagreements) > show > 0:  # show = 0: the count alone, the caller says where to list them
             lines.append(f"... and {len(result.disagreements) - show} more (--show N)")
     return "\n".join(lines)
 
