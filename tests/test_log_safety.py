@@ -139,8 +139,10 @@ def test_a_study_out_that_is_not_such_a_study_is_refused_and_left_as_it_was(tmp_
 def test_a_study_folder_of_its_kind_or_an_empty_one_is_taken(tmp_path):
     from hopkit.paths import check_study_folder
 
-    check_study_folder(tmp_path / "new", ("study.db",), "a study")
-    check_study_folder(tmp_path, ("study.db",), "a study")  # empty
+    assert check_study_folder(tmp_path / "new", ("study.db",), "a study") is None  # not refused, and not made
+    assert not (tmp_path / "new").exists()
+    assert check_study_folder(tmp_path, ("study.db",), "a study") is None  # empty
     (tmp_path / "summary.json").write_text("{}")
     (tmp_path / "study.db").write_text("")
-    check_study_folder(tmp_path, ("study.db",), "a study")  # its own, resumed
+    assert check_study_folder(tmp_path, ("study.db",), "a study") is None  # its own, resumed
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["study.db", "summary.json"]  # nothing touched
