@@ -54,6 +54,7 @@ _EXPORTS = {
     "StudySpec": "hopkit.optimize.study_spec",
     "run_optimize": "hopkit.run_study",
     "run_ablation": "hopkit.run_variants",
+    "run_reproduce": "hopkit.run_protocol",
     "open_parts": "hopkit.run_parts",
     # metrics: by name (get_metric("f1"), each callable as a DSPy metric), and the string-level scores
     "get_metric": "hopkit.evaluation.metrics",
@@ -89,6 +90,7 @@ if TYPE_CHECKING:
     from hopkit.retrieval.bm25 import BM25Retriever as BM25
     from hopkit.run import run_eval
     from hopkit.run_parts import open_parts
+    from hopkit.run_protocol import run_reproduce
     from hopkit.run_study import run_optimize
     from hopkit.run_variants import run_ablation
     from hopkit.spec import RunSpec

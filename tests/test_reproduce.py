@@ -182,6 +182,34 @@ def test_a_study_file_holds_the_settings_and_a_flag_overrides_it(tmp_path, monke
     assert "--test is required" in capsys.readouterr().err
 
 
+def test_the_protocol_from_python_runs_the_commands_code_and_writes_the_same_study(tmp_path, monkeypatch,
+                                                                                   hopkit_home):
+    import hopkit
+    from hopkit.cli.main import main
+
+    lm = AccountedLM("local/deep", engine=DeepReadingEngine(), cache=False)
+    monkeypatch.setattr("hopkit.cli.components.use_lm", lambda spec: dspy.configure(lm=lm))
+    assert main(["index", "--backend", "bm25", "--dataset", "bundled:dev"]) == 0
+    spec = hopkit.RunSpec(method="oner", retriever="bm25", demos_from="none", lm="local/deep",
+                          out=str(tmp_path / "python"))
+    run = hopkit.run_reproduce(spec, test="bundled:dev[3-4]", tune="bundled:dev[1-2]", progress=False,
+                               say=lambda text: None, configure_lm=lambda: dspy.configure(lm=lm))
+    assert main(["reproduce", "oner", "--tune", "bundled:dev[1-2]", "--test", "bundled:dev[3-4]", "--retriever",
+                 "bm25", "--demos-from", "none", "--lm", "local/deep", "--quiet", "--out", str(tmp_path / "cli")]) == 0
+    python, cli = (json.loads((tmp_path / side / "reproduce.json").read_text()) for side in ("python", "cli"))
+    assert run.folder == tmp_path / "python"
+    for ours, theirs in zip(python["prompt_sets"], cli["prompt_sets"], strict=True):  # all but the seconds
+        for key in ("chosen", "tune_score", "tune_settings", "test_metrics"):
+            assert ours[key] == theirs[key], key
+        assert ours["test_cost"]["lm_calls"] == theirs["test_cost"]["lm_calls"]
+    assert run.results[0].chosen == python["prompt_sets"][0]["chosen"] and "k" in run.results[0].chosen
+    specs = [json.loads((tmp_path / side / "test" / "prompt-set-0.meta.json").read_text())["spec"]
+             for side in ("python", "cli")]
+    assert specs[0] == specs[1] and specs[0]["profile"] == "paper"
+    with pytest.raises(InputError, match="unknown grid 'widest'"):
+        hopkit.run_reproduce(spec, test="bundled:dev[3-4]", grid="widest")
+
+
 def test_searchains_cell_shows_its_own_cover_em_beside_the_papers_cover_em(tmp_path):
     from hopkit.reader.lm_reader import LMReader
 

@@ -11,12 +11,11 @@ from hopkit.cli.components import (
     add_lm_flags,
     add_retrieval_flags,
     configure_lm,
-    load_dataset,
 )
 from hopkit.cli.study_file import add_study_file_flag, apply_study_file
 from hopkit.cli.table_format import add_format_flag, print_tables
 from hopkit.lm.turns_bench import MODES as TURNS_MODES
-from hopkit.paths import existing_figures, runs_dir, slug
+from hopkit.paths import existing_figures
 
 
 def add_parsers(verbs: argparse._SubParsersAction) -> None:
@@ -59,49 +58,25 @@ def add_parsers(verbs: argparse._SubParsersAction) -> None:
 
 
 def cmd_reproduce(args: argparse.Namespace) -> None:
-    import functools
     from dataclasses import replace
 
     from hopkit.cli.run_spec import spec_from_flags
     from hopkit.errors import InputError
-    from hopkit.optimize.splits import split_spec
-    from hopkit.programs.registry import get_method
-    from hopkit.reproduce import ReproduceRequest, paper_grid, reproduce
-    from hopkit.reproduce.protocol import PROFILE, check_study_place, chosen_in
-    from hopkit.run_parts import open_parts
+    from hopkit.run_protocol import run_reproduce
 
     if args.method_named is not None:
         if args.method not in (None, args.method_named):
             raise InputError(f"reproduce {args.method_named} --method {args.method}: name the method once")
         args.method = args.method_named
     apply_study_file(args, required=("method", "test"))
-    method = get_method(args.method)
-    paper_grid(args.method, args.grid == "wide")  # a grid outside a knob's range fails before anything loads
-    test_spec = split_spec(args.test)[0]
-    folder = args.out or runs_dir() / "reproduce" / slug(f"{args.method}-{test_spec}")
-    check_study_place(folder)  # before the retriever, reader and LM load
-    spec = replace(spec_from_flags(args), method=args.method, profile=PROFILE, out=None)
-    # the parts eval opens from the same flags, over the split the setting is chosen on (the tune split where there
-    # is one, so that ``--retriever auto`` measures no test question); a split over other paragraphs gets its own
-    # index through ``retriever_for``
-    first = split_spec(args.tune)[0] if args.tune else test_spec
-    load = functools.cache(load_dataset)  # the protocol reads the same files again for its splits
-    parts = open_parts(replace(spec, dataset=first), load(first), [(args.method, PROFILE)],
-                       demos=method.uses_demos, configure_lm=lambda: configure_lm(args))
-    train = parts.demonstrations(args.method, PROFILE)[0] if method.uses_demos else None
-    record = {"lm": args.lm, "reader": args.reader if method.needs_reader else None, "max_tokens": args.max_tokens,
-              **parts.recorded(args.method, PROFILE), **({} if method.uses_demos else {"demos_from": "none"})}
-    fixed = {"answer_reader": chosen_in(args.reader_from, "answer_reader")} if args.reader_from else {}
-    request = ReproduceRequest(method=args.method, test=args.test, folder=folder, tune=args.tune,
-                               wide=args.grid == "wide", pruner=args.pruner, prompt_sets=args.prompt_sets,
-                               threads=args.threads, progress=not args.quiet, record=record, fixed=fixed,
-                               fixed_from=str(args.reader_from) if args.reader_from else None, run_spec=spec)
-    results = reproduce(request, load, parts.retriever_for, parts.reader, train)
-    for result in results:
+    run = run_reproduce(replace(spec_from_flags(args), method=args.method), args.test, args.tune, args.reader_from,
+                        args.grid, args.pruner, args.prompt_sets, progress=not args.quiet, api_key=args.api_key,
+                        configure_lm=lambda: configure_lm(args))
+    for result in run.results:
         scores = " ".join(f"{name} {100 * value:.1f}" for name, value in result.test_metrics.items())
         print(f"prompt set {result.prompt_set}: {result.chosen or 'paper setting'} -> test {scores} "
               f"({result.test_cost.get('lm_calls', 0):.1f} LM calls a question)")
-    print(f"study: {folder} (hopkit reproduce-table {folder})")
+    print(f"study: {run.folder} (hopkit reproduce-table {run.folder})")
 
 
 def cmd_reproduce_table(args: argparse.Namespace) -> None:
