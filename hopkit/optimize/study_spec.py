@@ -17,6 +17,10 @@ from hopkit.errors import InputError
 
 @dataclass(frozen=True)
 class StudySpec:
+    """How a study goes, beside the run spec of its dev runs; the defaults are ``hopkit optimize``'s, and each field
+    is the study-file setting or flag of the same name (``costs``: ``--objectives`` after the metric; ``name``:
+    ``study``)."""
+
     train: str | None = None  # SPEC[A-B]: the questions demonstrations are compiled on (none: demos = "none")
     test: str | None = None  # SPEC[A-B]: scored once at the end, never seen by the study
     n_train: int = 20  # training questions the teleprompter may use
