@@ -46,9 +46,10 @@ class StudySpec:
     def checked(self, method: str, fixed: dict[str, Any]) -> StudySpec:
         """The study spec, or a one-line error for the first setting that cannot run, before anything loads."""
         from hopkit.evaluation.metrics import get_metric
-        from hopkit.optimize.demos import TELEPROMPTERS, check_demo_threshold
+        from hopkit.optimize.demos import TELEPROMPTERS
         from hopkit.optimize.guarded_choice import CHOICE_RULES
         from hopkit.optimize.objective import COST_OBJECTIVES, check_cap
+        from hopkit.optimize.request import check_budget
         from hopkit.optimize.search_space import search_space
         from hopkit.optimize.study import make_pruner
 
@@ -59,13 +60,10 @@ class StudySpec:
         unknown = [name for name in self.costs if name not in COST_OBJECTIVES]
         if unknown:
             raise InputError(f"unknown cost objective {unknown}; use {', '.join(COST_OBJECTIVES)}")
-        if self.trials < 1:
-            raise InputError(f"trials must be at least 1, got {self.trials}")
         if min(self.slices, self.n_train, self.n_dev, self.n_test) < 1:
             raise InputError("slices, n_train, n_dev and n_test must be at least 1")
         try:
-            if self.demos != "none":
-                check_demo_threshold(self.demo_threshold)
+            check_budget(self.trials, self.demos, self.demo_threshold)  # the runner's own check, as an InputError
             make_pruner(self.pruner, self.prune_startup)
             check_cap(self.max_calls_per_question)
         except ValueError as error:
