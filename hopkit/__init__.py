@@ -50,12 +50,12 @@ _EXPORTS = {
     "load_program": ("hopkit.optimize.saved", "load_program"),
     # a run declared once, as ``hopkit eval`` runs it (docs/python-api.md, "A run from its spec")
     "RunSpec": "hopkit.spec",
-    "run_eval": "hopkit.run",
+    "run_eval": "hopkit.run.eval",
     "StudySpec": "hopkit.optimize.study_spec",
-    "run_optimize": "hopkit.run_study",
-    "run_ablation": "hopkit.run_variants",
-    "run_reproduce": "hopkit.run_protocol",
-    "open_parts": "hopkit.run_parts",
+    "run_optimize": "hopkit.run.optimize",
+    "run_ablation": "hopkit.run.ablate",
+    "run_reproduce": "hopkit.run.reproduce",
+    "open_parts": "hopkit.run.parts",
     # metrics: by name (get_metric("f1"), each callable as a DSPy metric), and the string-level scores
     "get_metric": "hopkit.evaluation.metrics",
     "METRICS": "hopkit.evaluation.metrics",
@@ -88,11 +88,11 @@ if TYPE_CHECKING:
     from hopkit.reader.extractive import ExtractiveReader
     from hopkit.reader.lm_reader import LMReader
     from hopkit.retrieval.bm25 import BM25Retriever as BM25
-    from hopkit.run import run_eval
-    from hopkit.run_parts import open_parts
-    from hopkit.run_protocol import run_reproduce
-    from hopkit.run_study import run_optimize
-    from hopkit.run_variants import run_ablation
+    from hopkit.run.ablate import run_ablation
+    from hopkit.run.eval import run_eval
+    from hopkit.run.optimize import run_optimize
+    from hopkit.run.parts import open_parts
+    from hopkit.run.reproduce import run_reproduce
     from hopkit.spec import RunSpec
     from hopkit.variants import Variant
 

@@ -71,7 +71,7 @@ def evaluate(program: Any, dataset: Dataset | Sequence[dspy.Example], n: int | N
     from hopkit.evaluation.harness import evaluate as run
     from hopkit.evaluation.metrics import get_metric
     from hopkit.evaluation.run_log import RunLog
-    from hopkit.run import MECHANICS, run_meta, spec_of_program
+    from hopkit.run.eval import MECHANICS, run_meta, spec_of_program
 
     examples = list(dataset.examples if isinstance(dataset, Dataset) else dataset)[:n]
     names = list(metrics) if metrics else list(DEFAULT_METRICS)  # None: the multi-hop task's, as eval's default

@@ -3,7 +3,7 @@
 A spec comes from flags, from a TOML file (``hopkit eval --config run.toml``) or from a run log
 (``hopkit eval --like runs/x.jsonl``, whose metadata holds the spec it ran), and flags given on the command
 line override the file or log. It is checked once, here, with one-line errors, before anything loads. What it
-says is then carried out in one pass down (``hopkit.run``): data, retriever, reader and LM, the program, then the
+says is then carried out in one pass down (``hopkit.run.eval``): data, retriever, reader and LM, the program, then the
 harness.
 
     method = "ircot"

@@ -59,3 +59,15 @@ def test_the_additions_live_apart_from_the_algorithms():
                  "def rejudge_repeat", "def decompose_again", "def final_from_last_chain", "class WrittenQuery",
                  "class CallBudget"):
         assert step not in programs, step
+
+
+def test_the_run_package_sits_just_below_the_doors():
+    """hopkit.run carries out the specs that the command line and the Python API build; the layers it builds on
+    (data, retrieval, programs, evaluation, optimize, reproduce, report) never import it back."""
+    root = Path(hopkit.__file__).parent
+    doors = {root / "__init__.py", root / "api.py"}
+    offenders = [f"{path.relative_to(root)}: {name}" for path in sorted(root.rglob("*.py"))
+                 if path not in doors and "cli" not in path.relative_to(root).parts
+                 and "run" not in path.relative_to(root).parts[:1]
+                 for name in _imports(path) if name == "hopkit.run" or name.startswith("hopkit.run.")]
+    assert offenders == []

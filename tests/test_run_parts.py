@@ -10,7 +10,7 @@ from scripted_engine import FieldEchoEngine
 import hopkit
 from hopkit.errors import MissingArtifactError
 from hopkit.lm.accounted import AccountedLM
-from hopkit.run_parts import open_parts
+from hopkit.run.parts import open_parts
 from hopkit.spec import RunSpec
 
 

@@ -115,7 +115,7 @@ def test_a_saved_program_runs_with_its_own_knobs_and_demonstrations(scripted, tm
     assert meta["program"] == str(folder.resolve()) and meta["demos_from"] == "the saved program's"
     row = json.loads(out.read_text().splitlines()[0])
     assert len(row["prediction"]["retrieved"]) == 3, row["trace"]
-    from hopkit.run import build
+    from hopkit.run.eval import build
 
     built = build(RunSpec(program=str(folder)).checked(), load_dataset_spec("bundled:dev"), configure_lm=lambda: None)
     assert built.program.k == 3 and built.program.dump_state() == saved.dump_state()

@@ -12,7 +12,7 @@ from hopkit.cli.main import main
 from hopkit.data.registry import load_dataset_spec
 from hopkit.errors import MissingArtifactError
 from hopkit.lm.accounted import AccountedLM
-from hopkit.run_parts import open_parts
+from hopkit.run.parts import open_parts
 from hopkit.spec import RunSpec
 
 

@@ -47,7 +47,7 @@ def add_parsers(verbs: argparse._SubParsersAction) -> None:
 
 def cmd_ablate(args: argparse.Namespace) -> None:
     from hopkit.cli.run_spec import spec_from_flags
-    from hopkit.run_variants import run_ablation
+    from hopkit.run.ablate import run_ablation
     from hopkit.variants import parse_variants
 
     apply_study_file(args, required=("method",))

@@ -127,7 +127,7 @@ def cmd_sweep(args: argparse.Namespace) -> None:
     from hopkit.evaluation.sweep import log_path, sweep
     from hopkit.knobs import parse_knobs
     from hopkit.programs.registry import check_knobs
-    from hopkit.run_parts import open_parts
+    from hopkit.run.parts import open_parts
     from hopkit.spec import run_meta
     from hopkit.tasks import task_metrics
 

@@ -1,5 +1,5 @@
 """The verbs that answer questions: ``hopkit demo`` (the main job on the embedded default), ``ask`` and ``eval``,
-each through the run spec its flags give (hopkit/run.py)."""
+each through the run spec its flags give (hopkit/run/eval.py)."""
 
 from __future__ import annotations
 
@@ -64,10 +64,10 @@ def add_parsers(verbs: argparse._SubParsersAction) -> None:
 
 
 def _program(args: argparse.Namespace, dataset, configure_lm: Callable[[], object]) -> tuple[dspy.Module, object]:
-    """The program the flags describe and the corpus its citations point into (``hopkit.run.build`` on the flags'
+    """The program the flags describe and the corpus its citations point into (``hopkit.run.eval.build`` on the flags'
     run spec)."""
     from hopkit.cli.run_spec import spec_from_flags
-    from hopkit.run import build
+    from hopkit.run.eval import build
 
     built = build(spec_from_flags(args).checked(), dataset, configure_lm)
     return built.program, built.parts.corpus
@@ -98,7 +98,7 @@ def cmd_demo(args: argparse.Namespace) -> None:
     from hopkit.lm.usage import usage_scope
     from hopkit.programs.ircot.rendering import render_steps
     from hopkit.retrieval.loading import bm25_of
-    from hopkit.run import build, run_eval
+    from hopkit.run.eval import build, run_eval
 
     if args.n < 1:
         raise InputError("--n must be at least 1")
@@ -166,7 +166,7 @@ def cmd_ask(args: argparse.Namespace) -> None:
 def cmd_eval(args: argparse.Namespace) -> int:
     from hopkit.cli.run_spec import eval_spec
     from hopkit.evaluation.harness import failed_questions_line, format_report, format_rows
-    from hopkit.run import run_eval
+    from hopkit.run.eval import run_eval
 
     spec = eval_spec(args)
     run = run_eval(spec, api_key=args.api_key, progress=not args.quiet)

@@ -123,7 +123,7 @@ def optimize_specs(args: argparse.Namespace) -> tuple[RunSpec, StudySpec]:
 
 def cmd_optimize(args: argparse.Namespace) -> None:
     from hopkit.cli.study_file import apply_study_file
-    from hopkit.run_study import run_optimize
+    from hopkit.run.optimize import run_optimize
 
     apply_study_file(args, required=("method",))
     spec, study = optimize_specs(args)

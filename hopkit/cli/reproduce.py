@@ -62,7 +62,7 @@ def cmd_reproduce(args: argparse.Namespace) -> None:
 
     from hopkit.cli.run_spec import spec_from_flags
     from hopkit.errors import InputError
-    from hopkit.run_protocol import run_reproduce
+    from hopkit.run.reproduce import run_reproduce
 
     if args.method_named is not None:
         if args.method not in (None, args.method_named):

@@ -40,7 +40,7 @@ def spec_from_flags(args: argparse.Namespace) -> RunSpec:
 
 def eval_spec(args: argparse.Namespace) -> RunSpec:
     """The run ``hopkit eval`` was asked for: ``--config`` or ``--like`` as the base, then each flag the user gave
-    (one whose value differs from its default) on top. ``hopkit.run.run_eval`` checks it before anything loads."""
+    (one whose value differs from its default) on top. ``hopkit.run.eval.run_eval`` checks it before anything loads."""
     flags = spec_from_flags(args)
     if args.config is None and args.like is None:
         return flags

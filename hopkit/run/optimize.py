@@ -1,4 +1,4 @@
-"""A study carried out from its two specs, as ``hopkit.run.run_eval`` carries out a run: the run spec of its dev runs
+"""A study carried out from its two specs, as ``hopkit.run_eval`` carries out a run: the run spec of its dev runs
 and the study spec (``hopkit.optimize.study_spec``). ``hopkit optimize`` turns its flags and study file into the two
 and prints what comes back; Python calls ``hopkit.run_optimize`` with them. Nothing here reads the command line.
 """
@@ -41,7 +41,7 @@ def run_optimize(spec: RunSpec, study: StudySpec | None = None, api_key: str | N
     from hopkit.optimize.study import check_storage, sqlite_url
     from hopkit.paths import runs_dir, slug
     from hopkit.programs.registry import get_method
-    from hopkit.run_parts import open_parts
+    from hopkit.run.parts import open_parts
     from hopkit.tasks import get_task, tuned_metric
 
     study = study or StudySpec()

@@ -1,4 +1,4 @@
-"""An ablation carried out from its run spec, as ``hopkit.run.run_eval`` carries out a run: the spec's method and
+"""An ablation carried out from its run spec, as ``hopkit.run_eval`` carries out a run: the spec's method and
 its variants on the spec's questions, each variant into its own resumable log, then the tables and chart.
 ``hopkit ablate`` turns its flags into the spec and the variants and prints what comes back; Python calls
 ``hopkit.run_ablation``. Nothing here reads the command line.
@@ -43,7 +43,7 @@ def run_ablation(spec: RunSpec, variants: Sequence[Variant] | None = None, only:
     from hopkit.paths import runs_dir, slug
     from hopkit.programs.registry import ablations, check_knobs, get_method, task_knobs
     from hopkit.report.ablation_outputs import write_outputs
-    from hopkit.run_parts import open_parts
+    from hopkit.run.parts import open_parts
     from hopkit.spec import MECHANICS, run_meta
     from hopkit.tasks import get_task, task_metrics
     from hopkit.variants import select

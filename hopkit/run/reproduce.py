@@ -1,4 +1,4 @@
-"""A paper's protocol carried out from a run spec, as ``hopkit.run.run_eval`` carries out a run: the paper's grid
+"""A paper's protocol carried out from a run spec, as ``hopkit.run_eval`` carries out a run: the paper's grid
 tuned on a tune split, the chosen setting scored once on a test split (hopkit/reproduce/protocol.py).
 ``hopkit reproduce`` turns its flags into the spec and the protocol's own settings and prints what comes back;
 Python calls ``hopkit.run_reproduce``. Nothing here reads the command line.
@@ -42,7 +42,7 @@ def run_reproduce(spec: RunSpec, test: str, tune: str | None = None, reader_from
     from hopkit.programs.registry import get_method
     from hopkit.reproduce import ReproduceRequest, paper_grid, reproduce
     from hopkit.reproduce.protocol import PROFILE, check_study_place, chosen_in
-    from hopkit.run_parts import open_parts
+    from hopkit.run.parts import open_parts
 
     if grid not in GRIDS:
         raise InputError(f"unknown grid {grid!r}; use {' or '.join(GRIDS)}")

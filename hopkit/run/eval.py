@@ -12,7 +12,7 @@ from typing import Any
 import dspy
 
 from hopkit.data.examples import Dataset
-from hopkit.run_parts import RunParts, open_parts
+from hopkit.run.parts import RunParts, open_parts
 from hopkit.spec import MECHANICS, RunSpec, run_meta
 from hopkit.tasks import DEFAULT_TASK
 
@@ -39,7 +39,7 @@ class BuiltRun:
 def build(spec: RunSpec, dataset: Dataset | None, configure_lm: Callable[[], object] | None = None,
           api_key: str | None = None) -> BuiltRun:
     """The spec's program: the saved program it names (if any) decides method, profile, knobs and demonstrations;
-    the parts are opened over the dataset (``hopkit.run_parts``), the LM before the program is built
+    the parts are opened over the dataset (``hopkit.run.parts``), the LM before the program is built
     (demonstrations built from chains of thought ask the LM to write their queries)."""
     from hopkit.optimize.saved import read_saved
 
