@@ -441,6 +441,26 @@ def test_the_hours_to_go_pace_a_begun_setting_at_its_own_cost(tmp_path):
                                          "questions of a chain or setting, 1 test questions)")
 
 
+def test_the_hours_to_go_pace_the_test_split_at_the_setting_leading_on_tune(tmp_path):
+    """The test answers with the chosen setting alone, so until it has rows its questions are paced at the setting
+    leading on the tune split (a cheap K that wins would otherwise be paced at the dear grid's mean)."""
+    from hopkit.reproduce.progress import progress_line
+
+    study = tmp_path / "ircot-2wiki"
+    settings = study / "tune-0" / "settings"
+    settings.mkdir(parents=True)
+    for k, f1, seconds in ((2, 1.0, 36.0), (8, 0.0, 360.0)):
+        (settings / f"setting-k{k}.meta.json").write_text(json.dumps({"knobs": {"k": k}}))
+        (settings / f"setting-k{k}.jsonl").write_text("".join(json.dumps(
+            {"qid": f"q{i}", "metrics": {"f1": f1}, "cost": {"seconds": seconds}}) + "\n" for i in range(2)))
+    (study / "started.json").write_text(json.dumps({"method": "ircot", "tune_n": 2, "test_n": 100, "prompt_sets": 1,
+                                                    "grid": {"k": [2, 8]}}))
+    # 100 test questions at k=2's 36 s: 1.0 hour (the grid's mean, 198 s, would say 5.5)
+    assert progress_line(study).endswith("to go: about 1.0 hours at the pace so far, 1.0 at its median (0 tune "
+                                         "questions of a chain or setting, 100 test questions at the pace of k=2, "
+                                         "leading on tune)")
+
+
 def test_the_hours_to_go_pace_a_cached_answer_at_its_computed_seconds(tmp_path):
     """A question answered from the cache (a smoke run's, say) took near 0 wall seconds; the questions to go will be
     computed, so the pace reads the row's computed seconds, while the hours spent stay the wall seconds."""

@@ -3,7 +3,8 @@ the table): the tune grid's settings and how many questions each has answered, b
 one group of settings after another), and the test split's rows, with the seconds a row took to compute. Where the
 study's ``started.json`` gives its size, the line ends with the hours still to go at the pace so far: each chain or
 setting at its own mean (the mean, not the median: a total is the mean times the count, and a few slow questions weigh
-in it), since a grid's settings differ in cost. The pace is each row's computed seconds, a cached answer counting its
+in it), since a grid's settings differ in cost; the test split, until it has rows, at the setting leading on the tune
+split, the one the test will likely answer with. The pace is each row's computed seconds, a cached answer counting its
 first computation: the questions to go will not be in the cache, so a replayed row's near-0 wall time would make them
 look free (hopkit/reproduce/hours.py counts the wall seconds the machine spent).
 A study is finished once its ``reproduce.json`` is written."""
@@ -43,10 +44,14 @@ def progress_line(folder: Path) -> str:
     of_test = f" of {started['test_n']}" if "test_n" in started else ""
     parts = []
     units: dict[tuple, float] = {}  # the tune grid's work done, one unit a question of a chain (or of a setting)
+    scores: dict[tuple, list[float]] = {}  # each chain or setting's tune scores so far, by its unit group
     for tune in sorted(folder.glob("tune-*")):
         settings = setting_logs(tune)
         for knobs, found in settings:
             count_units(units, tune.name, knobs, found)
+            for row in found:
+                scores.setdefault(unit_group(tune.name, knobs, row), []).append(
+                    float((row.get("metrics") or {}).get(started.get("metric", "f1"), 0.0)))
         if settings:
             answered = [len(found) for _, found in settings]
             begun = [f"{_label(knobs)} {len(found)}" for knobs, found in settings if found]
@@ -57,7 +62,7 @@ def progress_line(folder: Path) -> str:
                          f"questions each (answered: {', '.join(begun) or 'none'}{waiting}; {pace})")
     tests = test_rows(folder)
     parts.append(f"test: {sum(map(len, tests))}{of_test} questions ({_pace(tests)})" if tests else "test: not started")
-    to_go = _to_go(started, units, tests)
+    to_go = _to_go(started, units, tests, _leader(scores))
     parts += [to_go] if to_go else []
     code = f" at {started['commit']}" if started.get("commit") else ""
     return f"{folder.name}, in progress{code}: " + "; ".join(parts)
@@ -111,16 +116,33 @@ def count_units(units: dict[tuple, float], tune: str, knobs: dict, rows: list[di
     one chain are one unit, costing its dearest row; any other row is a unit of its own. A unit's key is
     ``(group, qid)``, the group naming its tune grid and its chain or setting."""
     for row in rows:
-        shared = bool(row.get("shared_chain"))
-        group = {name: value for name, value in knobs.items() if not (shared and name == READER)}
-        key = ((tune, json.dumps(group, sort_keys=True, default=str), shared), str(row.get("qid")))
+        key = (unit_group(tune, knobs, row), str(row.get("qid")))
         units[key] = max(units.get(key, 0.0), seconds(row))
 
 
-def _to_go(started: dict, units: dict[tuple, float], tests: list[list[dict]]) -> str | None:
+def unit_group(tune: str, knobs: dict, row: dict) -> tuple:
+    """The tune grid and the chain or setting a row's unit belongs to (a shared chain's group leaves its reader out)."""
+    shared = bool(row.get("shared_chain"))
+    group = {name: value for name, value in knobs.items() if not (shared and name == READER)}
+    return (tune, json.dumps(group, sort_keys=True, default=str), shared)
+
+
+def _leader(scores: dict[tuple, list[float]]) -> tuple | None:
+    """The chain or setting with the best mean tune score so far, the likeliest to be chosen for the test split
+    (None: fewer than two to compare, or a tie at the top)."""
+    means = sorted(((sum(found) / len(found), group) for group, found in scores.items() if found), reverse=True)
+    if len(means) < 2 or means[0][0] == means[1][0]:
+        return None
+    return means[0][1]
+
+
+def _to_go(started: dict, units: dict[tuple, float], tests: list[list[dict]],
+           leader: tuple | None = None) -> str | None:
     """The hours the tune grid and the test split still need, where ``started.json`` gives the study's size. A
     begun chain or setting's questions to go are paced at its own mean so far (a larger K costs more a question),
-    one not begun at the grid's mean, and a test question at the test rows' mean, or the grid's until it has rows."""
+    one not begun at the grid's mean, and a test question at the test rows' mean; until the test has rows, at the
+    pace of the setting leading on the tune split (the test answers with the chosen setting alone), or at the grid's
+    where none leads."""
     if not {"grid", "tune_n", "test_n"} <= set(started) or not units:
         return None
     grid, sets, tune_n = started["grid"] or {}, int(started.get("prompt_sets") or 1), int(started["tune_n"])
@@ -137,13 +159,16 @@ def _to_go(started: dict, units: dict[tuple, float], tests: list[list[dict]]) ->
         begun_left = [(max(0, tune_n - len(seconds)), pace(seconds)) for seconds in groups.values()]
         not_begun = max(0, tune_left - sum(left for left, _ in begun_left))
         grid_pace = pace(list(units.values()))
-        return (sum(left * each for left, each in begun_left) + not_begun * grid_pace
-                + test_left * (pace(test_seconds) if test_seconds else grid_pace)) / 3600
+        test_pace = (pace(test_seconds) if test_seconds else pace(groups[leader]) if leader in groups
+                     else grid_pace)
+        return (sum(left * each for left, each in begun_left) + not_begun * grid_pace + test_left * test_pace) / 3600
 
     # the mean carries every slow question so far (a fresh process's prefixes, other work on the cores), the median
     # what a question costs when none of that recurs
+    paced_by = (f" at the pace of {_label(json.loads(leader[1]))}, leading on tune"
+                if leader in groups and test_left and not test_seconds else "")
     return (f"to go: about {hours(statistics.mean):.1f} hours at the pace so far, {hours(statistics.median):.1f} at "
-            f"its median ({tune_left} tune questions of a chain or setting, {test_left} test questions)")
+            f"its median ({tune_left} tune questions of a chain or setting, {test_left} test questions{paced_by})")
 
 
 def _pace(logs: list[list[dict]]) -> str:
