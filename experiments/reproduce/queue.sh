@@ -55,10 +55,15 @@ stop_requested() {
 }
 # the logs are committed as they grow (every COMMIT_EVERY seconds, only runs/), so a stopped session loses nothing
 LOGS=(experiments/reproduce/runs experiments/offline-defaults/runs experiments/bench-lm)
+# a commit made in main at the same moment holds git's index lock; the committer then tries again, up to 5 times
 commit_logs() {
-    git -C "$MAIN" add -A "${LOGS[@]}" 2>/dev/null
-    git -C "$MAIN" diff --cached --quiet -- "${LOGS[@]}" 2>/dev/null ||
-        git -C "$MAIN" commit -q -m "reproduce: queue logs" -- "${LOGS[@]}" > /dev/null 2>&1
+    local try
+    for try in 1 2 3 4 5; do
+        git -C "$MAIN" add -A "${LOGS[@]}" 2>/dev/null &&
+            { git -C "$MAIN" diff --cached --quiet -- "${LOGS[@]}" 2>/dev/null ||
+              git -C "$MAIN" commit -q -m "reproduce: queue logs" -- "${LOGS[@]}" > /dev/null 2>&1; } && return
+        sleep $((try * 5))
+    done
 }
 ( while sleep "${COMMIT_EVERY:-900}"; do commit_logs; done ) &
 COMMITTER=$!
