@@ -286,7 +286,7 @@ def test_the_summary_scores_the_papers_setting_and_the_best_on_test_and_adds_up_
     again = optimize(request(tmp_path, storage, trials=4, test=test), TableRetriever(), None, say=lambda text: None)
     assert again.trials == 4
     assert again.total_seconds == pytest.approx(round(first.seconds, 1) + round(again.seconds, 1), abs=0.01)
-    from hopkit.optimize.runner import study_rows
+    from hopkit.optimize.study_record import study_rows
 
     settings = tmp_path / "settings"
     answered = sum(len(p.read_text().splitlines()) for p in settings.glob("*.jsonl"))

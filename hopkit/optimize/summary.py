@@ -1,6 +1,7 @@
 """A study's summary (summary.json) as ``hopkit report STUDY`` prints it: the paper's setting beside the chosen one
 on dev and test, paired, the guarded rule's verdict, and the test half's progress. The settings one by one are in
-hopkit/optimize/setting_table.py, the choice rules over studies in choice_rules.py, the plots in plots.py.
+hopkit/optimize/setting_table.py, the choice rules over studies in choice_rules.py, the plots in plots.py; the
+file itself is written by study_record.py.
 """
 
 from __future__ import annotations
