@@ -354,9 +354,11 @@ def test_the_table_says_where_an_unfinished_study_stands(tmp_path, capsys):
         (settings / f"setting-{name}.meta.json").write_text(json.dumps({"knobs": {"k": 2}}))
         if seconds:
             (settings / f"setting-{name}.jsonl").write_text("".join(
-                json.dumps({"qid": f"q{i}", "metrics": {"f1": 0.0}, "cost": {"seconds": s}}) + "\n"
+                json.dumps({"qid": f"q{i}", "metrics": {"f1": 1.0 - i / 2}, "cost": {"seconds": s}}) + "\n"
                 for i, s in enumerate(seconds)))
-    line = "ircot-musique, in progress: tune-0: 2 settings, 0 to 2 questions each (answered: k=2 2; not started: 1; " \
+    # each begun setting with its tune F1 so far: (1.0 + 0.5) / 2
+    line = "ircot-musique, in progress: tune-0: 2 settings, 0 to 2 questions each (answered: k=2 2 (f1 75.0); not " \
+           "started: 1; " \
            "2 rows, median 50 s a row); test: not started"
     spent = "\n\nHours so far, from the rows' wall seconds (a shared IRCoT chain counted once):\n"
     assert main(["reproduce-table", str(tmp_path / "runs")]) == 0
@@ -374,8 +376,8 @@ def test_the_table_says_where_an_unfinished_study_stands(tmp_path, capsys):
     (settings.parent.parent / "started.json").write_text(json.dumps({"tune_n": 100, "test_n": 92, "commit": "abc"}))
     main(["reproduce-table", str(tmp_path / "runs" / "ircot-musique")])
     assert capsys.readouterr().out.split(spent)[0] == (
-        "ircot-musique, in progress at abc: tune-0: 2 settings, 0 to 2 of 100 questions each (answered: k=2 2; not "
-        "started: 1; 2 rows, median 50 s a row); test: not started")
+        "ircot-musique, in progress at abc: tune-0: 2 settings, 0 to 2 of 100 questions each (answered: k=2 2 "
+        "(f1 75.0); not started: 1; 2 rows, median 50 s a row); test: not started")
 
 
 def test_an_unfinished_studys_line_ends_with_the_hours_to_go_counting_a_shared_chain_once(tmp_path):
@@ -417,7 +419,8 @@ def test_a_setting_whose_metadata_drops_a_knob_at_its_profile_value_is_named_by_
                                                             "cost": {"seconds": 10.0}}) + "\n")
     (study / "started.json").write_text(json.dumps({"method": "ircot", "tune_n": 2, "test_n": 2,
                                                     "grid": {"k": [2, 4, 6, 8]}}))
-    assert "(answered: answer_reader=direct k=4 1, answer_reader=direct k=6 1;" in progress_line(study)
+    assert ("(answered: answer_reader=direct k=4 1 (f1 0.0), answer_reader=direct k=6 1 (f1 0.0);"
+            in progress_line(study))
 
 
 def test_the_hours_to_go_pace_a_begun_setting_at_its_own_cost(tmp_path):

@@ -1,5 +1,6 @@
 """Where unfinished reproduce studies stand, read from their folders (``hopkit reproduce-table`` prints it under
-the table): the tune grid's settings and how many questions each has answered, by its knobs (a shared grid answers
+the table): the tune grid's settings and how many questions each has answered, with its tune score so far (what
+the choice will read), by its knobs (a shared grid answers
 one group of settings after another), and the test split's rows, with the seconds a row took to compute. Where the
 study's ``started.json`` gives its size, the line ends with the hours still to go at the pace so far: each chain or
 setting at its own mean (the mean, not the median: a total is the mean times the count, and a few slow questions weigh
@@ -43,6 +44,7 @@ def progress_line(folder: Path) -> str:
     of_tune = f" of {started['tune_n']}" if "tune_n" in started else ""
     of_test = f" of {started['test_n']}" if "test_n" in started else ""
     parts = []
+    metric = started.get("metric", "f1")  # what the tune split picks by
     units: dict[tuple, float] = {}  # the tune grid's work done, one unit a question of a chain (or of a setting)
     scores: dict[tuple, list[float]] = {}  # each chain or setting's tune scores so far, by its unit group
     for tune in sorted(folder.glob("tune-*")):
@@ -50,11 +52,11 @@ def progress_line(folder: Path) -> str:
         for knobs, found in settings:
             count_units(units, tune.name, knobs, found)
             for row in found:
-                scores.setdefault(unit_group(tune.name, knobs, row), []).append(
-                    float((row.get("metrics") or {}).get(started.get("metric", "f1"), 0.0)))
+                scores.setdefault(unit_group(tune.name, knobs, row), []).append(_score(row, metric))
         if settings:
             answered = [len(found) for _, found in settings]
-            begun = [f"{_label(knobs)} {len(found)}" for knobs, found in settings if found]
+            begun = [f"{_label(knobs)} {len(found)} ({metric} {_mean_score(found, metric):.1f})"
+                     for knobs, found in settings if found]
             waiting = f"; not started: {answered.count(0)}" if 0 in answered else ""
             pace = _pace([found for _, found in settings])
             count = f"{len(settings)} setting{'' if len(settings) == 1 else 's'}"
@@ -98,6 +100,15 @@ def test_rows(folder: Path) -> list[list[dict]]:
     """The rows of each of a study's test logs (one a prompt set; a finished one may be archived gzipped)."""
     logs = sorted(log for pattern in ("*.jsonl", "*.jsonl.gz") for log in (folder / "test").glob(pattern))
     return [list(read_rows(log).values()) for log in logs]
+
+
+def _score(row: dict, metric: str) -> float:
+    return float((row.get("metrics") or {}).get(metric, 0.0))
+
+
+def _mean_score(rows: list[dict], metric: str) -> float:
+    """A setting's tune score so far, in points: a selection figure, read before the grid is done."""
+    return 100 * sum(_score(row, metric) for row in rows) / len(rows)
 
 
 def _label(knobs: dict) -> str:
