@@ -464,6 +464,28 @@ def test_the_hours_to_go_pace_the_test_split_at_the_setting_leading_on_tune(tmp_
                                          "leading on tune)")
 
 
+def test_in_a_shared_grid_the_leading_chain_is_the_one_whose_best_reader_leads(tmp_path):
+    """The choice scores each reader of a chain apart, so the chain that paces the test is the best setting's, not the
+    chain with the best mean over its readers: k=4 read by cot (0.8) leads, though k=2's readers average higher."""
+    from hopkit.reproduce.progress import progress_line
+
+    study = tmp_path / "ircot-musique"
+    settings = study / "tune-0" / "settings"
+    settings.mkdir(parents=True)
+    for k, reader, f1, seconds in ((2, "direct", 0.7, 36.0), (2, "cot", 0.7, 36.0), (4, "direct", 0.2, 72.0),
+                                   (4, "cot", 0.8, 72.0)):
+        name = f"setting-k{k}-{reader}"
+        (settings / f"{name}.meta.json").write_text(json.dumps({"knobs": {"k": k, "answer_reader": reader}}))
+        (settings / f"{name}.jsonl").write_text(json.dumps(
+            {"qid": "q0", "metrics": {"f1": f1}, "cost": {"seconds": seconds}, "shared_chain": True}) + "\n")
+    (study / "started.json").write_text(json.dumps({"method": "ircot", "tune_n": 1, "test_n": 100, "prompt_sets": 1,
+                                                    "grid": {"k": [2, 4], "answer_reader": ["direct", "cot"]}}))
+    # 100 test questions at the k=4 chain's 72 s: 2.0 hours (k=2's 36 s would say 1.0)
+    assert progress_line(study).endswith("to go: about 2.0 hours at the pace so far, 2.0 at its median (0 tune "
+                                         "questions of a chain or setting, 100 test questions at the pace of k=4, "
+                                         "leading on tune)")
+
+
 def test_the_hours_to_go_pace_a_cached_answer_at_its_computed_seconds(tmp_path):
     """A question answered from the cache (a smoke run's, say) took near 0 wall seconds; the questions to go will be
     computed, so the pace reads the row's computed seconds, while the hours spent stay the wall seconds."""

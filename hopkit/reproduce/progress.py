@@ -46,13 +46,14 @@ def progress_line(folder: Path) -> str:
     parts = []
     metric = started.get("metric", "f1")  # what the tune split picks by
     units: dict[tuple, float] = {}  # the tune grid's work done, one unit a question of a chain (or of a setting)
-    scores: dict[tuple, list[float]] = {}  # each chain or setting's tune scores so far, by its unit group
+    scores: dict[tuple, list[float]] = {}  # each setting's tune scores so far, by its tune grid, knobs and unit group
     for tune in sorted(folder.glob("tune-*")):
         settings = setting_logs(tune)
         for knobs, found in settings:
             count_units(units, tune.name, knobs, found)
             for row in found:
-                scores.setdefault(unit_group(tune.name, knobs, row), []).append(_score(row, metric))
+                setting = (tune.name, json.dumps(knobs, sort_keys=True, default=str), unit_group(tune.name, knobs, row))
+                scores.setdefault(setting, []).append(_score(row, metric))
         if settings:
             answered = [len(found) for _, found in settings]
             begun = [f"{_label(knobs)} {len(found)} ({metric} {_mean_score(found, metric):.1f})"
@@ -139,12 +140,13 @@ def unit_group(tune: str, knobs: dict, row: dict) -> tuple:
 
 
 def _leader(scores: dict[tuple, list[float]]) -> tuple | None:
-    """The chain or setting with the best mean tune score so far, the likeliest to be chosen for the test split
-    (None: fewer than two to compare, or a tie at the top)."""
-    means = sorted(((sum(found) / len(found), group) for group, found in scores.items() if found), reverse=True)
+    """The unit group (chain or setting) of the setting with the best mean tune score so far, the likeliest to be
+    chosen for the test split; a shared chain's readers are scored apart, as the choice scores them (None: fewer
+    than two settings to compare, or a tie at the top)."""
+    means = sorted(((sum(found) / len(found), setting) for setting, found in scores.items() if found), reverse=True)
     if len(means) < 2 or means[0][0] == means[1][0]:
         return None
-    return means[0][1]
+    return means[0][1][2]
 
 
 def _to_go(started: dict, units: dict[tuple, float], tests: list[list[dict]],
