@@ -55,13 +55,23 @@ stop_requested() {
 }
 # the logs are committed as they grow (every COMMIT_EVERY seconds, only runs/), so a stopped session loses nothing
 LOGS=(experiments/reproduce/runs experiments/offline-defaults/runs experiments/bench-lm)
-# a commit made in main at the same moment holds git's index lock; the committer then tries again, up to 5 times
+# a commit made in main at the same moment holds git's index lock; the committer then tries again, up to 5 times.
+# Only the log folders that exist are added, and only those git tracks a file in are named to the commit: a pathspec
+# matching no file (a folder made but still empty, such as offline-defaults/runs before its job starts) fails the
+# whole add or commit, and so every commit failed while that folder stood empty.
 commit_logs() {
-    local try
+    local try tracked path present=()
+    for path in "${LOGS[@]}"; do [ -e "$MAIN/$path" ] && present+=("$path"); done
+    [ ${#present[@]} -eq 0 ] && return
     for try in 1 2 3 4 5; do
-        git -C "$MAIN" add -A "${LOGS[@]}" 2>/dev/null &&
-            { git -C "$MAIN" diff --cached --quiet -- "${LOGS[@]}" 2>/dev/null ||
-              git -C "$MAIN" commit -q -m "reproduce: queue logs" -- "${LOGS[@]}" > /dev/null 2>&1; } && return
+        tracked=()
+        if ! git -C "$MAIN" add -A "${present[@]}" 2>/dev/null; then sleep $((try * 5)); continue; fi
+        for path in "${LOGS[@]}"; do
+            [ -n "$(git -C "$MAIN" ls-files -- "$path" | head -1)" ] && tracked+=("$path")
+        done
+        [ ${#tracked[@]} -eq 0 ] && return
+        { git -C "$MAIN" diff --cached --quiet -- "${tracked[@]}" 2>/dev/null ||
+          git -C "$MAIN" commit -q -m "reproduce: queue logs" -- "${tracked[@]}" > /dev/null 2>&1; } && return
         sleep $((try * 5))
     done
 }
