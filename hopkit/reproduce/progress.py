@@ -21,7 +21,7 @@ from pathlib import Path
 
 from hopkit.evaluation.paired import read_rows
 from hopkit.lm.usage import computed_cost
-from hopkit.reproduce.protocol import STARTED
+from hopkit.reproduce.protocol import STARTED, ReproduceRequest
 from hopkit.reproduce.shared_work import READER, SHARED_CHAIN
 
 
@@ -44,20 +44,18 @@ def progress_line(folder: Path) -> str:
     of_tune = f" of {started['tune_n']}" if "tune_n" in started else ""
     of_test = f" of {started['test_n']}" if "test_n" in started else ""
     parts = []
-    metric = started.get("metric", "f1")  # what the tune split picks by
+    metric = ReproduceRequest.metric  # what the tune split picks by
     units: dict[tuple, float] = {}  # the tune grid's work done, one unit a question of a chain (or of a setting)
-    scores: dict[tuple, list[float]] = {}  # each setting's tune scores so far, by its tune grid, knobs and unit group
+    ranked: list[tuple[float, tuple]] = []  # each begun setting's tune score so far, with its unit group
     for tune in sorted(folder.glob("tune-*")):
         settings = setting_logs(tune)
         for knobs, found in settings:
             count_units(units, tune.name, knobs, found)
-            for row in found:
-                setting = (tune.name, json.dumps(knobs, sort_keys=True, default=str), unit_group(tune.name, knobs, row))
-                scores.setdefault(setting, []).append(_score(row, metric))
+        scored = [(knobs, found, _mean_score(found, metric)) for knobs, found in settings if found]
+        ranked += [(score, unit_group(tune.name, knobs, found[0])) for knobs, found, score in scored]
         if settings:
             answered = [len(found) for _, found in settings]
-            begun = [f"{_label(knobs)} {len(found)} ({metric} {_mean_score(found, metric):.1f})"
-                     for knobs, found in settings if found]
+            begun = [f"{_label(knobs)} {len(found)} ({metric} {score:.1f})" for knobs, found, score in scored]
             waiting = f"; not started: {answered.count(0)}" if 0 in answered else ""
             pace = _pace([found for _, found in settings])
             count = f"{len(settings)} setting{'' if len(settings) == 1 else 's'}"
@@ -65,7 +63,7 @@ def progress_line(folder: Path) -> str:
                          f"questions each (answered: {', '.join(begun) or 'none'}{waiting}; {pace})")
     tests = test_rows(folder)
     parts.append(f"test: {sum(map(len, tests))}{of_test} questions ({_pace(tests)})" if tests else "test: not started")
-    to_go = _to_go(started, units, tests, _leader(scores))
+    to_go = _to_go(started, units, tests, _leader(ranked))
     parts += [to_go] if to_go else []
     code = f" at {started['commit']}" if started.get("commit") else ""
     return f"{folder.name}, in progress{code}: " + "; ".join(parts)
@@ -103,13 +101,9 @@ def test_rows(folder: Path) -> list[list[dict]]:
     return [list(read_rows(log).values()) for log in logs]
 
 
-def _score(row: dict, metric: str) -> float:
-    return float((row.get("metrics") or {}).get(metric, 0.0))
-
-
 def _mean_score(rows: list[dict], metric: str) -> float:
     """A setting's tune score so far, in points: a selection figure, read before the grid is done."""
-    return 100 * sum(_score(row, metric) for row in rows) / len(rows)
+    return 100 * sum(float((row.get("metrics") or {}).get(metric, 0.0)) for row in rows) / len(rows)
 
 
 def _label(knobs: dict) -> str:
@@ -139,14 +133,14 @@ def unit_group(tune: str, knobs: dict, row: dict) -> tuple:
     return (tune, json.dumps(group, sort_keys=True, default=str), shared)
 
 
-def _leader(scores: dict[tuple, list[float]]) -> tuple | None:
-    """The unit group (chain or setting) of the setting with the best mean tune score so far, the likeliest to be
-    chosen for the test split; a shared chain's readers are scored apart, as the choice scores them (None: fewer
-    than two settings to compare, or a tie at the top)."""
-    means = sorted(((sum(found) / len(found), setting) for setting, found in scores.items() if found), reverse=True)
-    if len(means) < 2 or means[0][0] == means[1][0]:
+def _leader(ranked: list[tuple[float, tuple]]) -> tuple | None:
+    """The unit group (chain or setting) of the setting with the best tune score so far, the likeliest to be chosen
+    for the test split; a shared chain's readers are scored apart, as the choice scores them (None: fewer than two
+    settings to compare, or a tie at the top)."""
+    ranked = sorted(ranked, key=lambda scored: scored[0], reverse=True)
+    if len(ranked) < 2 or ranked[0][0] == ranked[1][0]:
         return None
-    return means[0][1][2]
+    return ranked[0][1]
 
 
 def _to_go(started: dict, units: dict[tuple, float], tests: list[list[dict]],
